@@ -9,20 +9,30 @@ import java.io.InputStream;
  * <p>All methods block and must be called off any event loop. A block becomes visible to {@link
  * #read} only once {@link #write} has returned, complete: a crash during a write leaves either
  * nothing or an unreferenced temporary that the backend cleans up on its next start.
+ *
+ * <p>Implementations are safe for concurrent use on different ids. Ids are random and never reused,
+ * so writing an id that is already stored, or deleting a block while it is being written, is not
+ * part of the contract. Once closed, a store refuses every operation with {@link
+ * IllegalStateException}; closing twice is harmless. {@link BlockStores} builds the backends, and
+ * {@code AbstractBlockStoreContractTest} (in the test jar) checks this contract for each of them.
  */
 public interface BlockStore extends AutoCloseable {
 
     /**
-     * Writes the whole stream as one block. When this returns, the block is durable according to the
-     * backend's {@link SyncPolicy}.
+     * Writes the whole stream as one block. When this returns, the block is durable according to
+     * the backend's {@link SyncPolicy}. If this throws, no block is stored under {@code id}.
+     *
+     * <p>The stream is read to its end but not closed: it belongs to the caller.
      */
     BlockRef write(BlockId id, InputStream content) throws IOException;
 
     /**
      * Streams {@code length} bytes of a block from {@code offset}. Bytes are read lazily, so the
-     * first ones are available before the rest of the block has been read from storage.
+     * first ones are available before the rest of the block has been read from storage. The caller
+     * closes the returned stream.
      *
      * @throws NoSuchBlockException if the block is not stored
+     * @throws IndexOutOfBoundsException if {@code [offset, offset + length)} is outside the block
      */
     InputStream read(BlockId id, long offset, long length) throws IOException;
 

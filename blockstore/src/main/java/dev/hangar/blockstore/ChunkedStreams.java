@@ -1,0 +1,206 @@
+package dev.hangar.blockstore;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PushbackInputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Cuts an object's bytes into blocks and reads a range of them back, streaming both ways: neither
+ * direction holds more than a small buffer, whatever the size of the object.
+ */
+public final class ChunkedStreams {
+
+    private ChunkedStreams() {}
+
+    /**
+     * Writes {@code content} as blocks of exactly {@code chunkSize} bytes, the last one shorter,
+     * each under a fresh random id. An empty stream gives an empty list: no block is ever empty.
+     *
+     * <p>The store reads each chunk straight from {@code content}, so only what the store itself
+     * buffers is held in memory. If anything fails, the blocks already written are deleted (best
+     * effort) and the failure is rethrown. {@code content} is read to its end but not closed.
+     *
+     * @return the blocks in stream order
+     * @throws IllegalArgumentException if {@code chunkSize} is not positive
+     */
+    public static List<BlockRef> writeChunks(BlockStore store, InputStream content, int chunkSize)
+            throws IOException {
+        if (chunkSize <= 0) {
+            throw new IllegalArgumentException("chunk size must be positive: " + chunkSize);
+        }
+        // Peeking one byte ahead tells the end of the stream from the start of another chunk, so
+        // that a stream whose length is a multiple of chunkSize does not end with an empty block.
+        PushbackInputStream input = new PushbackInputStream(content, 1);
+        List<BlockRef> written = new ArrayList<>();
+        @Nullable BlockId current = null;
+        try {
+            for (int next = input.read(); next != -1; next = input.read()) {
+                input.unread(next);
+                current = BlockId.random();
+                written.add(store.write(current, new BoundedInputStream(input, chunkSize)));
+                current = null;
+            }
+            return List.copyOf(written);
+        } catch (Throwable failure) {
+            // A backend may fail after its block became visible (a directory sync, say), so the
+            // block being written is deleted too: deleting a block that does not exist is harmless.
+            if (current != null) {
+                deleteQuietly(store, current, failure);
+            }
+            for (BlockRef block : written) {
+                deleteQuietly(store, block.id(), failure);
+            }
+            throw failure;
+        }
+    }
+
+    /**
+     * Streams bytes {@code [offset, offset + length)} of the concatenation of {@code blocks}.
+     *
+     * <p>The block holding {@code offset} is opened before this returns, so that a missing first
+     * block fails here, before a caller has committed to a response; each later block is opened
+     * only when the stream reaches it. The caller closes the returned stream.
+     *
+     * @throws IndexOutOfBoundsException if the range is not inside the blocks' total size
+     * @throws NoSuchBlockException if the first block of the range is not stored
+     */
+    public static InputStream openRange(
+            BlockStore store, List<BlockRef> blocks, long offset, long length) throws IOException {
+        List<BlockRef> chain = List.copyOf(blocks);
+        long totalSize = 0;
+        for (BlockRef block : chain) {
+            totalSize += block.size();
+        }
+        Objects.checkFromIndexSize(offset, length, totalSize);
+        if (length == 0) {
+            return InputStream.nullInputStream();
+        }
+        int index = 0;
+        long offsetInBlock = offset;
+        while (offsetInBlock >= chain.get(index).size()) {
+            offsetInBlock -= chain.get(index).size();
+            index++;
+        }
+        BlockChainInputStream stream = new BlockChainInputStream(store, chain, index, length);
+        stream.openBlock(offsetInBlock);
+        return stream;
+    }
+
+    private static void deleteQuietly(BlockStore store, BlockId id, Throwable failure) {
+        try {
+            store.delete(id);
+        } catch (IOException | RuntimeException cleanupFailure) {
+            failure.addSuppressed(cleanupFailure);
+        }
+    }
+
+    /** Reads a run of blocks one after the other, opening each only when it is reached. */
+    private static final class BlockChainInputStream extends InputStream {
+        private final BlockStore store;
+        private final List<BlockRef> blocks;
+        private int nextIndex;
+        private long remaining;
+        private InputStream current = InputStream.nullInputStream();
+        private @Nullable BlockId currentId;
+        private long remainingInCurrent;
+        private boolean closed;
+
+        BlockChainInputStream(
+                BlockStore store, List<BlockRef> blocks, int firstIndex, long length) {
+            this.store = store;
+            this.blocks = blocks;
+            this.nextIndex = firstIndex;
+            this.remaining = length;
+        }
+
+        /** Opens the next block from {@code offsetInBlock}, for the bytes the range needs of it. */
+        void openBlock(long offsetInBlock) throws IOException {
+            BlockRef block = blocks.get(nextIndex++);
+            long count = Math.min(block.size() - offsetInBlock, remaining);
+            current.close();
+            // If the next block cannot be opened, close() must not close the previous one twice.
+            current = InputStream.nullInputStream();
+            current = store.read(block.id(), offsetInBlock, count);
+            currentId = block.id();
+            remainingInCurrent = count;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (!advanceIfNeeded()) {
+                return -1;
+            }
+            int next = current.read();
+            if (next == -1) {
+                throw endedEarly();
+            }
+            consumed(1);
+            return next;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            Objects.checkFromIndexSize(offset, length, buffer.length);
+            if (length == 0) {
+                return 0;
+            }
+            if (!advanceIfNeeded()) {
+                return -1;
+            }
+            int count = current.read(buffer, offset, (int) Math.min(length, remainingInCurrent));
+            if (count == -1) {
+                throw endedEarly();
+            }
+            consumed(count);
+            return count;
+        }
+
+        @Override
+        public int available() throws IOException {
+            if (closed || remainingInCurrent == 0) {
+                return 0;
+            }
+            return (int) Math.min(current.available(), remainingInCurrent);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (!closed) {
+                closed = true;
+                remaining = 0;
+                remainingInCurrent = 0;
+                current.close();
+            }
+        }
+
+        /** Moves to the next block when the current one is done; false at the end of the range. */
+        private boolean advanceIfNeeded() throws IOException {
+            if (closed) {
+                throw new IOException("stream closed");
+            }
+            if (remaining == 0) {
+                return false;
+            }
+            // Skips over empty blocks, which writeChunks never makes but a caller might pass.
+            while (remainingInCurrent == 0) {
+                openBlock(0);
+            }
+            return true;
+        }
+
+        private void consumed(int count) {
+            remaining -= count;
+            remainingInCurrent -= count;
+        }
+
+        private EOFException endedEarly() {
+            return new EOFException(
+                    "block " + currentId + " ended " + remainingInCurrent + " bytes early");
+        }
+    }
+}

@@ -1,0 +1,282 @@
+package dev.hangar.blockstore.local;
+
+import static java.nio.file.StandardCopyOption.ATOMIC_MOVE;
+import static java.nio.file.StandardOpenOption.CREATE;
+import static java.nio.file.StandardOpenOption.CREATE_NEW;
+import static java.nio.file.StandardOpenOption.READ;
+import static java.nio.file.StandardOpenOption.WRITE;
+
+import dev.hangar.blockstore.BlockId;
+import dev.hangar.blockstore.BlockRef;
+import dev.hangar.blockstore.BlockStore;
+import dev.hangar.blockstore.BlockStores;
+import dev.hangar.blockstore.NoSuchBlockException;
+import dev.hangar.blockstore.SyncPolicy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+
+/**
+ * Keeps each block as a file {@code root/ab/cd/<id>}, where {@code ab} and {@code cd} are the id's
+ * first four hex digits: two levels of 256 folders keep every folder small up to billions of
+ * blocks.
+ *
+ * <p>A write goes to {@code <id>.tmp-<random>} in the block's folder and is renamed into place, so
+ * a reader sees a whole block or none, and a crash leaves only temporaries, which {@link #open}
+ * removes. With {@link SyncPolicy#ALWAYS} the file and then its folder are forced to disk before
+ * the write returns. A lock file keeps a second store from opening the same root while this one is
+ * open, since it would delete this one's temporaries as crash leftovers.
+ *
+ * <p>Build it through {@link BlockStores#localDisk}; it is public only so that the factory, in
+ * another package, can reach it.
+ */
+public final class LocalDiskBlockStore implements BlockStore {
+    private static final String TEMPORARY_MARKER = ".tmp-";
+    private static final String LOCK_FILE = ".lock";
+    private static final int BUFFER_SIZE = 64 * 1024;
+
+    private final Path root;
+    private final SyncPolicy sync;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    /** Block folders known to exist, and with ALWAYS to be durable, so each is set up only once. */
+    private final Set<Path> readyFolders = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private LocalDiskBlockStore(
+            Path root, SyncPolicy sync, FileChannel lockChannel, FileLock lock) {
+        this.root = root;
+        this.sync = sync;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+    }
+
+    /**
+     * Opens the store under {@code root}, creating the folder if needed, and removes the temporary
+     * files that an interrupted write left behind.
+     *
+     * @throws IOException if the folder cannot be used, or another store has it open
+     */
+    public static LocalDiskBlockStore open(Path root, SyncPolicy sync) throws IOException {
+        Objects.requireNonNull(sync, "sync policy");
+        Path absoluteRoot = Files.createDirectories(root.toAbsolutePath().normalize());
+        FileChannel lockChannel = FileChannel.open(absoluteRoot.resolve(LOCK_FILE), CREATE, WRITE);
+        try {
+            FileLock lock = tryLock(lockChannel, absoluteRoot);
+            LocalDiskBlockStore store =
+                    new LocalDiskBlockStore(absoluteRoot, sync, lockChannel, lock);
+            store.deleteTemporaries();
+            return store;
+        } catch (Throwable failure) {
+            closeQuietly(lockChannel, failure);
+            throw failure;
+        }
+    }
+
+    private static FileLock tryLock(FileChannel lockChannel, Path root) throws IOException {
+        FileLock lock;
+        try {
+            lock = lockChannel.tryLock();
+        } catch (OverlappingFileLockException heldInThisProcess) {
+            lock = null;
+        }
+        if (lock == null) {
+            throw new IOException("block store folder is already open: " + root);
+        }
+        return lock;
+    }
+
+    @Override
+    public BlockRef write(BlockId id, InputStream content) throws IOException {
+        ensureOpen();
+        Path folder = folderOf(id);
+        prepareFolder(folder);
+        Path temporary = folder.resolve(id.value() + TEMPORARY_MARKER + randomSuffix());
+        BlockRef ref;
+        try {
+            ref = copyToFile(id, content, temporary);
+        } catch (Throwable failure) {
+            deleteQuietly(temporary, failure);
+            throw failure;
+        }
+        Path target = folder.resolve(id.value());
+        try {
+            Files.move(temporary, target, ATOMIC_MOVE);
+            if (sync == SyncPolicy.ALWAYS) {
+                forceFolder(folder);
+            }
+        } catch (Throwable failure) {
+            // The block may already be in place, but it was not acknowledged as durable.
+            deleteQuietly(temporary, failure);
+            deleteQuietly(target, failure);
+            throw failure;
+        }
+        return ref;
+    }
+
+    private BlockRef copyToFile(BlockId id, InputStream content, Path file) throws IOException {
+        CRC32C checksum = new CRC32C();
+        byte[] buffer = new byte[BUFFER_SIZE];
+        ByteBuffer wrapper = ByteBuffer.wrap(buffer);
+        long size = 0;
+        try (FileChannel channel = FileChannel.open(file, CREATE_NEW, WRITE)) {
+            for (int count = content.read(buffer); count != -1; count = content.read(buffer)) {
+                checksum.update(buffer, 0, count);
+                wrapper.clear().limit(count);
+                while (wrapper.hasRemaining()) {
+                    channel.write(wrapper);
+                }
+                size += count;
+            }
+            if (sync == SyncPolicy.ALWAYS) {
+                channel.force(true);
+            }
+        }
+        return new BlockRef(id, size, (int) checksum.getValue());
+    }
+
+    @Override
+    public InputStream read(BlockId id, long offset, long length) throws IOException {
+        ensureOpen();
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(fileOf(id), READ);
+        } catch (NoSuchFileException missing) {
+            throw new NoSuchBlockException(id);
+        }
+        try {
+            Objects.checkFromIndexSize(offset, length, channel.size());
+            return new FileRangeInputStream(channel, offset, length);
+        } catch (Throwable failure) {
+            closeQuietly(channel, failure);
+            throw failure;
+        }
+    }
+
+    @Override
+    public boolean exists(BlockId id) {
+        ensureOpen();
+        return Files.isRegularFile(fileOf(id));
+    }
+
+    /**
+     * Removes the block's file. Its folder stays: removing it would race with a write into the same
+     * folder. Under {@link SyncPolicy#ALWAYS} the folder is not forced: a delete that a power loss
+     * undoes leaves an unreferenced block, which garbage collection finds like any other.
+     */
+    @Override
+    public void delete(BlockId id) throws IOException {
+        ensureOpen();
+        Files.deleteIfExists(fileOf(id));
+    }
+
+    /** Releases the root; streams returned by {@link #read} own their files and stay readable. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try (lockChannel) {
+            lock.release();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LocalDiskBlockStore[" + root + ", sync=" + sync + "]";
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("block store is closed: " + root);
+        }
+    }
+
+    private Path folderOf(BlockId id) {
+        String value = id.value();
+        return root.resolve(value.substring(0, 2)).resolve(value.substring(2, 4));
+    }
+
+    private Path fileOf(BlockId id) {
+        return folderOf(id).resolve(id.value());
+    }
+
+    /**
+     * Creates a block folder if needed. With ALWAYS, the new folders' entries in their parents are
+     * forced too, or a power loss could lose a folder together with the acknowledged blocks inside.
+     */
+    private void prepareFolder(Path folder) throws IOException {
+        if (readyFolders.contains(folder)) {
+            return;
+        }
+        Files.createDirectories(folder);
+        if (sync == SyncPolicy.ALWAYS) {
+            forceFolder(folder.getParent());
+            forceFolder(root);
+        }
+        // Added only once durable: a concurrent writer that finds it here may rely on it.
+        readyFolders.add(folder);
+    }
+
+    /** Forces a folder's entries to disk, where the platform lets a folder be opened at all. */
+    private static void forceFolder(Path folder) throws IOException {
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(folder, READ);
+        } catch (AccessDeniedException refused) {
+            // Windows cannot open a folder; its file systems order metadata updates themselves.
+            return;
+        }
+        try (channel) {
+            channel.force(true);
+        }
+    }
+
+    private void deleteTemporaries() throws IOException {
+        List<Path> temporaries = new ArrayList<>();
+        try (Stream<Path> paths = Files.walk(root, 3)) {
+            paths.filter(path -> path.getFileName().toString().contains(TEMPORARY_MARKER))
+                    .filter(Files::isRegularFile)
+                    .forEach(temporaries::add);
+        }
+        for (Path temporary : temporaries) {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    private static String randomSuffix() {
+        return Long.toHexString(ThreadLocalRandom.current().nextLong());
+    }
+
+    private static void deleteQuietly(Path file, Throwable failure) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException | RuntimeException cleanupFailure) {
+            failure.addSuppressed(cleanupFailure);
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel, Throwable failure) {
+        try {
+            channel.close();
+        } catch (IOException | RuntimeException closeFailure) {
+            failure.addSuppressed(closeFailure);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.hangar.cluster;
+
+import dev.hangar.blockstore.BlockStore;
+import dev.hangar.metadata.MetadataStore;
+
+/**
+ * The storage service that the S3 layer calls: the metadata and blocks of the whole cluster, as
+ * seen from this node.
+ *
+ * <p>A node started without cluster settings is a cluster of one, whose stores are the local ones.
+ * Replicated modes will hand out stores of the same interfaces that reach the right nodes, so the S3
+ * layer does not change with the replication policy.
+ */
+public interface ClusterNode extends AutoCloseable {
+
+    MetadataStore metadata();
+
+    BlockStore blocks();
+
+    /**
+     * Asks for blocks queued by a metadata mutation to be freed soon; the S3 layer calls this after
+     * overwriting or deleting something, so that space comes back without waiting for the next sweep.
+     */
+    void reclaimSoon();
+
+    @Override
+    void close();
+}
