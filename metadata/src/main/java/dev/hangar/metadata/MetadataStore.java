@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * {@link #pendingGarbage} and {@link #forgetGarbage} drain that queue after the blocks are deleted.
  *
  * <p>Methods block: call them off any event loop. Keys and bucket names compare as UTF-8 bytes,
- * which is S3's listing order.
+ * which is S3's listing order. Operations on a closed store throw {@link IllegalStateException};
+ * failures of the storage itself throw {@link MetadataStorageException}.
  */
 public interface MetadataStore extends AutoCloseable {
 
@@ -43,7 +44,8 @@ public interface MetadataStore extends AutoCloseable {
 
     /**
      * Makes {@code version} the current version of its key, replacing (and queuing the blocks of)
-     * the previous one, which is returned.
+     * the previous one, which is returned. Blocks that {@code version} itself references are not
+     * queued, so a rewrite of the metadata alone keeps its bytes.
      *
      * @throws NoSuchBucketException if the bucket does not exist
      */
@@ -52,6 +54,17 @@ public interface MetadataStore extends AutoCloseable {
     /** Removes the current version of a key and queues its blocks; returns what was removed. */
     Optional<ObjectVersion> deleteObject(String bucket, String key);
 
+    /**
+     * One page of the current versions of a bucket, in key order (UTF-8 bytes).
+     *
+     * <p>Keys start with {@code query.prefix()}. With a delimiter, every key that contains it after
+     * the prefix is rolled up into one common prefix (the key up to and including that first
+     * delimiter), returned once. {@code query.after()} is exclusive and may be a common prefix
+     * returned by an earlier page, in which case everything under it is skipped. {@code maxKeys}
+     * counts entries and common prefixes together; 0 gives an empty page that is not truncated. A
+     * page is truncated only if at least one more entry or common prefix follows it. A bucket that
+     * does not exist lists as empty: the caller checks existence when it matters.
+     */
     ObjectListing listObjects(String bucket, ListQuery query);
 
     // Multipart uploads
@@ -70,12 +83,21 @@ public interface MetadataStore extends AutoCloseable {
 
     Optional<Part> getPart(String uploadId, int partNumber);
 
-    /** Parts with numbers greater than {@code afterPartNumber}, at most {@code maxParts}. */
+    /**
+     * Parts with numbers greater than {@code afterPartNumber}, at most {@code maxParts}; truncated
+     * only if another part follows.
+     */
     PartListing listParts(String uploadId, int afterPartNumber, int maxParts);
 
     /**
      * Uploads of the bucket ordered by key then initiation, after the (key, uploadId) markers, with
      * keys rolled up at the delimiter like {@link #listObjects}.
+     *
+     * <p>Markers follow S3: with only {@code keyMarker}, uploads of keys strictly greater than it
+     * (everything under it if it is a common prefix); with both, uploads of that key whose id is
+     * greater than {@code uploadIdMarker}, then later keys; {@code uploadIdMarker} alone is ignored.
+     * When truncated, the next markers name the last upload returned, or the last common prefix and
+     * no upload id.
      */
     UploadListing listUploads(
             String bucket,
@@ -100,6 +122,11 @@ public interface MetadataStore extends AutoCloseable {
 
     // Block reclamation queue
 
+    /**
+     * Up to {@code max} queued block ids; empty only if the queue is. Successive calls need not
+     * return the same ids: an id stays queued until {@link #forgetGarbage forgotten}, and a drain
+     * that cannot free one block yet still gets to the others.
+     */
     List<BlockId> pendingGarbage(int max);
 
     void forgetGarbage(Collection<BlockId> ids);

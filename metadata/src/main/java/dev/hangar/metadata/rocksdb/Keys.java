@@ -1,0 +1,196 @@
+package dev.hangar.metadata.rocksdb;
+
+import dev.hangar.blockstore.BlockId;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HexFormat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Key layouts of the column families. Names are UTF-8 so that byte order is S3's listing order;
+ * a 0 byte separates the parts of a composite key, and sorts below every other byte, so that
+ * {@code a 0 ...} comes before {@code ab 0 ...}.
+ *
+ * <ul>
+ *   <li>buckets: {@code name}
+ *   <li>objects: {@code bucket 0 key}
+ *   <li>uploads: {@code bucket 0 key 0 uploadId}
+ *   <li>parts: {@code uploadId 0 partNumber} (4 bytes, big-endian: numeric order is byte order)
+ *   <li>garbage: the 16 bytes of the block id
+ *   <li>access_keys: {@code accessKeyId}
+ * </ul>
+ *
+ * <p>Bucket names and upload ids never contain a 0 byte (S3 forbids it in bucket names, and upload
+ * ids are ours). An upload's key must not contain one either, or it could not be told apart from
+ * its upload id; an object key may, since it ends the record key.
+ */
+final class Keys {
+    static final byte SEPARATOR = 0;
+    private static final HexFormat HEX = HexFormat.of();
+    private static final int BLOCK_ID_BYTES = 16;
+    private static final int PART_NUMBER_BYTES = 4;
+
+    private Keys() {}
+
+    static byte[] bucket(String name) {
+        return utf8(requireNoSeparator(name, "bucket name"));
+    }
+
+    /** The prefix of every object and upload key of a bucket. */
+    static byte[] bucketScope(String bucket) {
+        return concat(bucket(bucket), new byte[] {SEPARATOR});
+    }
+
+    static byte[] object(String bucket, String key) {
+        return concat(bucketScope(bucket), utf8(key));
+    }
+
+    /** The object key of an objects-family key of the bucket whose scope has this length. */
+    static String objectKey(byte[] raw, int scopeLength) {
+        return string(raw, scopeLength, raw.length);
+    }
+
+    static byte[] upload(String bucket, String key, String uploadId) {
+        return concat(uploadsOfKey(bucket, key), utf8(requireNoSeparator(uploadId, "upload id")));
+    }
+
+    /** The prefix of the upload keys of one object key: {@code bucket 0 key 0}. */
+    static byte[] uploadsOfKey(String bucket, String key) {
+        return concat(bucketScope(bucket), utf8(requireNoSeparator(key, "upload key")), new byte[] {SEPARATOR});
+    }
+
+    /** Where the object key inside an uploads-family key ends: at the separator before the id. */
+    static int uploadKeyEnd(byte[] raw) {
+        for (int i = raw.length - 1; i >= 0; i--) {
+            if (raw[i] == SEPARATOR) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("not an upload key");
+    }
+
+    static UploadName uploadName(byte[] raw) {
+        int bucketEnd = indexOf(raw, SEPARATOR);
+        int keyEnd = uploadKeyEnd(raw);
+        return new UploadName(
+                string(raw, 0, bucketEnd), string(raw, bucketEnd + 1, keyEnd), string(raw, keyEnd + 1, raw.length));
+    }
+
+    /** The identity of an upload as its key spells it. */
+    record UploadName(String bucket, String key, String uploadId) {}
+
+    /** The prefix of every part key of an upload. */
+    static byte[] partsOf(String uploadId) {
+        return concat(utf8(requireNoSeparator(uploadId, "upload id")), new byte[] {SEPARATOR});
+    }
+
+    static byte[] part(String uploadId, int partNumber) {
+        return concat(partsOf(uploadId), ByteBuffer.allocate(PART_NUMBER_BYTES).putInt(partNumber).array());
+    }
+
+    static int partNumber(byte[] raw) {
+        return ByteBuffer.wrap(raw, raw.length - PART_NUMBER_BYTES, PART_NUMBER_BYTES).getInt();
+    }
+
+    static byte[] garbage(BlockId id) {
+        return blockIdBytes(id);
+    }
+
+    static BlockId garbageId(byte[] raw) {
+        return blockId(raw, 0);
+    }
+
+    static byte[] accessKey(String accessKeyId) {
+        return utf8(accessKeyId);
+    }
+
+    static byte[] blockIdBytes(BlockId id) {
+        return HEX.parseHex(id.value());
+    }
+
+    static BlockId blockId(byte[] bytes, int offset) {
+        return new BlockId(HEX.formatHex(bytes, offset, offset + BLOCK_ID_BYTES));
+    }
+
+    static int blockIdLength() {
+        return BLOCK_ID_BYTES;
+    }
+
+    /**
+     * The smallest key greater than every key that starts with {@code prefix}: the prefix with its
+     * last byte below 0xFF incremented and the 0xFF bytes after it dropped; null if there is none
+     * (a prefix of 0xFF bytes only).
+     */
+    static byte @Nullable [] pastPrefix(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xFF) {
+                byte[] next = Arrays.copyOf(prefix, i + 1);
+                next[i]++;
+                return next;
+            }
+        }
+        return null;
+    }
+
+    /** The smallest key greater than {@code key}: the key followed by a 0 byte. */
+    static byte[] justAfter(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
+    }
+
+    static boolean startsWith(byte[] bytes, byte[] prefix) {
+        return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
+    /** The first index of {@code needle} in {@code bytes[from, to)} that fits before {@code to}, or -1. */
+    static int indexOf(byte[] bytes, byte[] needle, int from, int to) {
+        for (int i = from; i + needle.length <= to; i++) {
+            if (Arrays.equals(bytes, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    static byte[] max(byte[] first, byte[] second) {
+        return Arrays.compareUnsigned(first, second) >= 0 ? first : second;
+    }
+
+    static byte[] concat(byte[]... parts) {
+        int length = 0;
+        for (byte[] part : parts) {
+            length += part.length;
+        }
+        byte[] result = new byte[length];
+        int position = 0;
+        for (byte[] part : parts) {
+            System.arraycopy(part, 0, result, position, part.length);
+            position += part.length;
+        }
+        return result;
+    }
+
+    static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String string(byte[] bytes, int from, int to) {
+        return new String(bytes, from, to - from, StandardCharsets.UTF_8);
+    }
+
+    private static int indexOf(byte[] bytes, byte value) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == value) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no separator in key");
+    }
+
+    private static String requireNoSeparator(String name, String what) {
+        if (name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(what + " must not contain U+0000");
+        }
+        return name;
+    }
+}

@@ -1,0 +1,31 @@
+package dev.hangar.metadata.rocksdb;
+
+import dev.hangar.blockstore.SyncPolicy;
+import java.nio.file.Path;
+
+/**
+ * Configuration of a RocksDB metadata store.
+ *
+ * @param directory the folder that holds the database; created if missing
+ * @param sync {@link SyncPolicy#ALWAYS} syncs the write-ahead log before each mutation returns
+ *     (survives power loss); {@link SyncPolicy#NONE} leaves it to the operating system (survives a
+ *     process crash, since each write still reaches the log file before it returns)
+ * @param blockCacheBytes size of the block cache shared by all column families
+ */
+public record RocksDbConfig(Path directory, SyncPolicy sync, long blockCacheBytes) {
+    public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
+
+    public RocksDbConfig {
+        if (directory == null || sync == null) {
+            throw new IllegalArgumentException("directory and sync policy are required");
+        }
+        if (blockCacheBytes <= 0) {
+            throw new IllegalArgumentException("block cache size must be positive: " + blockCacheBytes);
+        }
+    }
+
+    /** Syncs every mutation, 64 MiB block cache. */
+    public static RocksDbConfig defaults(Path directory) {
+        return new RocksDbConfig(directory, SyncPolicy.ALWAYS, DEFAULT_BLOCK_CACHE_BYTES);
+    }
+}

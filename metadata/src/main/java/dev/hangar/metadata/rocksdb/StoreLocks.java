@@ -1,0 +1,113 @@
+package dev.hangar.metadata.rocksdb;
+
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The locks that make read-modify-write mutations atomic against each other. RocksDB makes each
+ * batch atomic, but not the read that decided what to put in it.
+ *
+ * <ul>
+ *   <li>A key lock, striped by hash of bucket and key, serialises everything that reads then
+ *       writes the object or the uploads of one key (put, delete, putPart, complete, abort).
+ *   <li>A bucket lock, striped by hash of the bucket name: object and upload mutations hold its
+ *       read side, create and delete of the bucket its write side, so no object can be committed
+ *       into a bucket while it is being checked for emptiness and deleted. Striping bounds the
+ *       memory that names of buckets (existing or not) could otherwise take.
+ *   <li>An open lock: every operation holds its read side, {@link #close} its write side, so that
+ *       no operation touches RocksDB handles while or after they are freed (that would crash the
+ *       JVM rather than throw).
+ * </ul>
+ *
+ * <p>Locks are always taken in that order (open, bucket, key), at most one of each, so they cannot
+ * deadlock.
+ */
+final class StoreLocks {
+    private static final int KEY_STRIPES = 256;
+    private static final int BUCKET_STRIPES = 64;
+
+    private final ReentrantReadWriteLock openLock = new ReentrantReadWriteLock();
+    private final ReentrantReadWriteLock[] bucketLocks = new ReentrantReadWriteLock[BUCKET_STRIPES];
+    private final ReentrantLock[] keyLocks = new ReentrantLock[KEY_STRIPES];
+    // Guarded by openLock.
+    private boolean closed;
+
+    StoreLocks() {
+        for (int i = 0; i < BUCKET_STRIPES; i++) {
+            bucketLocks[i] = new ReentrantReadWriteLock();
+        }
+        for (int i = 0; i < KEY_STRIPES; i++) {
+            keyLocks[i] = new ReentrantLock();
+        }
+    }
+
+    /** Held locks, released by {@link #close} in the reverse order of acquisition. */
+    @FunctionalInterface
+    interface Held extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** For reads and for writes that read nothing first. */
+    Held open() {
+        Lock open = openLock.readLock();
+        open.lock();
+        if (closed) {
+            open.unlock();
+            throw new IllegalStateException("metadata store is closed");
+        }
+        return open::unlock;
+    }
+
+    /** For a read-modify-write of one key of a bucket: its object or its uploads and their parts. */
+    Held key(String bucket, String key) {
+        Held open = open();
+        Lock bucketLock = bucketLock(bucket).readLock();
+        Lock keyLock = keyLocks[stripe(31 * bucket.hashCode() + key.hashCode(), KEY_STRIPES)];
+        bucketLock.lock();
+        keyLock.lock();
+        return () -> {
+            keyLock.unlock();
+            bucketLock.unlock();
+            open.close();
+        };
+    }
+
+    /** For creating or deleting a bucket: excludes every mutation inside it. */
+    Held bucket(String bucket) {
+        Held open = open();
+        Lock bucketLock = bucketLock(bucket).writeLock();
+        bucketLock.lock();
+        return () -> {
+            bucketLock.unlock();
+            open.close();
+        };
+    }
+
+    /**
+     * Waits for running operations, runs {@code release} once, and makes every later operation
+     * throw {@link IllegalStateException}. Closing twice does nothing.
+     */
+    void close(Runnable release) {
+        Lock close = openLock.writeLock();
+        close.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                release.run();
+            }
+        } finally {
+            close.unlock();
+        }
+    }
+
+    private ReentrantReadWriteLock bucketLock(String bucket) {
+        return bucketLocks[stripe(bucket.hashCode(), BUCKET_STRIPES)];
+    }
+
+    /** Spreads the high bits into the low ones (string hashes of similar keys differ at the end). */
+    private static int stripe(int hash, int stripes) {
+        return (hash ^ (hash >>> 16)) & (stripes - 1);
+    }
+}

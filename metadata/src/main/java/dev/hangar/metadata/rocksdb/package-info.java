@@ -1,0 +1,14 @@
+/**
+ * The metadata store on RocksDB: one column family per record kind, keys laid out so that every
+ * listing is one forward prefix scan, values in a small versioned binary format.
+ *
+ * <p>{@link dev.hangar.metadata.rocksdb.RocksDbMetadataStore} holds the semantics (what each
+ * mutation reads and writes in its one atomic batch). Beneath it, package-private: {@code Database}
+ * owns the RocksDB handles, {@code Keys} the key layouts, {@code RecordCodec} the value format,
+ * {@code RollupScan} the S3 listing walk, {@code StoreLocks} the locking that makes
+ * read-modify-write mutations atomic against each other.
+ */
+@NullMarked
+package dev.hangar.metadata.rocksdb;
+
+import org.jspecify.annotations.NullMarked;
