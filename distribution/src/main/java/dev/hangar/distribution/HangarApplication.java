@@ -1,0 +1,15 @@
+package dev.hangar.distribution;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+/** Hangar: an S3-compatible object store. */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class HangarApplication {
+
+    public static void main(String[] args) {
+        SpringApplication.run(HangarApplication.class, args);
+    }
+}

@@ -1,0 +1,64 @@
+package dev.hangar.distribution;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Hangar's configuration, under {@code hangar.}; every key can be set as an environment variable
+ * ({@code HANGAR_DATA_DIR}, {@code HANGAR_S3_PORT}, ...).
+ *
+ * @param dataDir where metadata, blocks and the generated root key live
+ * @param rootAccessKey the root access key id; when absent with its secret, one is generated on the
+ *     first start, stored in the data folder and printed once
+ * @param rootSecretKey the root secret key
+ */
+@ConfigurationProperties("hangar")
+public record HangarProperties(
+        @DefaultValue("./data") Path dataDir,
+        @Nullable String rootAccessKey,
+        @Nullable String rootSecretKey,
+        @DefaultValue S3 s3,
+        @DefaultValue Storage storage) {
+
+    /**
+     * The S3 listener.
+     *
+     * @param port the S3 port (also {@code server.port})
+     * @param bindAddress the address the S3 port listens on; loopback unless set
+     * @param region the region clients sign for and buckets report
+     * @param domain base domain for virtual-host-style requests ({@code bucket.domain}); path-style
+     *     requests always work
+     */
+    public record S3(
+            @DefaultValue("9000") int port,
+            @DefaultValue("127.0.0.1") String bindAddress,
+            @DefaultValue("us-east-1") String region,
+            @Nullable String domain) {}
+
+    /**
+     * Storage.
+     *
+     * @param inlineThreshold objects up to this size live inside their metadata record
+     * @param chunkSize larger objects are cut into blocks of this size
+     * @param sync {@code always}: a write is acknowledged once on stable storage; {@code none}: the
+     *     operating system flushes when it likes (survives a process crash, not a power loss)
+     * @param blockCache RocksDB block cache size
+     * @param reclaimInterval how often freed blocks are swept when nothing asked for it sooner
+     */
+    public record Storage(
+            @DefaultValue("3KB") DataSize inlineThreshold,
+            @DefaultValue("1MB") DataSize chunkSize,
+            @DefaultValue("always") Sync sync,
+            @DefaultValue("64MB") DataSize blockCache,
+            @DefaultValue("30s") Duration reclaimInterval) {}
+
+    /** The durability policy. */
+    public enum Sync {
+        ALWAYS,
+        NONE
+    }
+}

@@ -1,0 +1,55 @@
+package dev.hangar.distribution;
+
+import dev.hangar.cluster.ClusterNode;
+import dev.hangar.metadata.AccessKey;
+import dev.hangar.s3api.semantics.S3Settings;
+import dev.hangar.s3api.web.S3Api;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Optional;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.WebFilter;
+
+/** The S3 endpoint: one catch-all route on the main port, with its metrics filter. */
+@Configuration(proxyBeanMethods = false)
+class S3Configuration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    AccessKey rootAccessKey(HangarProperties properties, ClusterNode node, Clock clock) {
+        return RootCredentials.resolve(properties, node.metadata(), clock);
+    }
+
+    @Bean(destroyMethod = "close")
+    S3Api s3Api(HangarProperties properties, ClusterNode node, AccessKey root, MeterRegistry registry, Clock clock) {
+        HangarProperties.Storage storage = properties.storage();
+        S3Settings settings = new S3Settings(properties.s3().region(),
+                Math.toIntExact(storage.inlineThreshold().toBytes()), Math.toIntExact(storage.chunkSize().toBytes()));
+        return new S3Api(node, settings, accessKeyId -> secretOf(accessKeyId, root, node), properties.s3().domain(),
+                registry, clock);
+    }
+
+    @Bean
+    RouterFunction<ServerResponse> s3Routes(S3Api api) {
+        return api.routes();
+    }
+
+    @Bean
+    WebFilter s3MetricsFilter(S3Api api) {
+        return api.metricsFilter();
+    }
+
+    private static Optional<String> secretOf(String accessKeyId, AccessKey root, ClusterNode node) {
+        if (root.accessKeyId().equals(accessKeyId)) {
+            return Optional.of(root.secretKey());
+        }
+        return node.metadata().getAccessKey(accessKeyId).map(AccessKey::secretKey);
+    }
+}

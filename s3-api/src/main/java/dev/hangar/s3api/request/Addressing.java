@@ -1,0 +1,127 @@
+package dev.hangar.s3api.request;
+
+import dev.hangar.s3api.S3Error;
+import dev.hangar.s3api.S3Exception;
+import java.io.ByteArrayOutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Finds the bucket and key a request names: virtual-host style when the Host is {@code
+ * bucket.<domain>}, path style ({@code /bucket/key}) otherwise.
+ *
+ * @param domain the base domain of virtual-host-style addressing, or null for path style only
+ */
+public record Addressing(@Nullable String domain) {
+
+    /** The bucket and key of a request; both null for the service, key null for a bucket. */
+    public record Target(@Nullable String bucket, @Nullable String key) {}
+
+    public Target resolve(@Nullable String host, String rawPath) {
+        String path = rawPath.isEmpty() ? "/" : rawPath;
+        String hostBucket = bucketFromHost(host);
+        if (hostBucket != null) {
+            return new Target(hostBucket, path.length() > 1 ? decodePath(path.substring(1)) : null);
+        }
+        String rest = path.substring(1);
+        int slash = rest.indexOf('/');
+        if (rest.isEmpty()) {
+            return new Target(null, null);
+        }
+        if (slash < 0) {
+            return new Target(decodePath(rest), null);
+        }
+        String bucket = decodePath(rest.substring(0, slash));
+        String key = rest.substring(slash + 1);
+        return new Target(bucket, key.isEmpty() ? null : decodePath(key));
+    }
+
+    private @Nullable String bucketFromHost(@Nullable String host) {
+        if (domain == null || domain.isEmpty() || host == null) {
+            return null;
+        }
+        String name = host.toLowerCase(Locale.ROOT);
+        int colon = name.lastIndexOf(':');
+        if (colon > 0 && name.indexOf(']') < colon) {
+            name = name.substring(0, colon);
+        }
+        String suffix = "." + domain.toLowerCase(Locale.ROOT);
+        if (name.endsWith(suffix) && name.length() > suffix.length()) {
+            return name.substring(0, name.length() - suffix.length());
+        }
+        return null;
+    }
+
+    /** Decodes a query string into parameters; names without '=' get an empty value. */
+    public static Map<String, List<String>> parseQuery(@Nullable String rawQuery) {
+        Map<String, List<String>> parameters = new LinkedHashMap<>();
+        if (rawQuery == null || rawQuery.isEmpty()) {
+            return parameters;
+        }
+        for (String pair : rawQuery.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            String name = decodeQuery(equals < 0 ? pair : pair.substring(0, equals));
+            String value = equals < 0 ? "" : decodeQuery(pair.substring(equals + 1));
+            parameters.computeIfAbsent(name, ignored -> new ArrayList<>()).add(value);
+        }
+        return parameters;
+    }
+
+    /** Percent-decodes a path segment as UTF-8; unlike a form, '+' stays a plus. */
+    static String decodePath(String encoded) {
+        if (encoded.indexOf('%') < 0) {
+            return encoded;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(encoded.length());
+        for (int i = 0; i < encoded.length(); i++) {
+            char c = encoded.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= encoded.length()) {
+                    throw invalidUri();
+                }
+                int high = Character.digit(encoded.charAt(i + 1), 16);
+                int low = Character.digit(encoded.charAt(i + 2), 16);
+                if (high < 0 || low < 0) {
+                    throw invalidUri();
+                }
+                bytes.write(high << 4 | low);
+                i += 2;
+            } else {
+                byte[] encodedChar = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+                bytes.write(encodedChar, 0, encodedChar.length);
+            }
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw invalidUri();
+        }
+    }
+
+    private static String decodeQuery(String encoded) {
+        try {
+            return URLDecoder.decode(encoded, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw invalidUri();
+        }
+    }
+
+    private static S3Exception invalidUri() {
+        return new S3Exception(S3Error.INVALID_URI, "Couldn't parse the specified URI: malformed percent-encoding.");
+    }
+}

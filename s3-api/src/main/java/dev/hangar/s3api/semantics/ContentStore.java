@@ -1,0 +1,71 @@
+package dev.hangar.s3api.semantics;
+
+import dev.hangar.blockstore.BlockId;
+import dev.hangar.blockstore.BlockRef;
+import dev.hangar.blockstore.BlockStore;
+import dev.hangar.blockstore.ChunkedStreams;
+import dev.hangar.metadata.MetadataStore;
+import dev.hangar.metadata.ObjectContent;
+import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.s3api.S3Error;
+import dev.hangar.s3api.S3Exception;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+/** Writes and reads object bytes: inline up to the threshold, in blocks above it. */
+final class ContentStore {
+    private final BlockStore blocks;
+    private final MetadataStore metadata;
+    private final S3Settings settings;
+
+    ContentStore(BlockStore blocks, MetadataStore metadata, S3Settings settings) {
+        this.blocks = blocks;
+        this.metadata = metadata;
+        this.settings = settings;
+    }
+
+    /**
+     * Consumes {@code in} to its end. Objects of a known length within the threshold stay in memory
+     * (they will live in their metadata record); anything else streams into blocks.
+     */
+    ObjectContent write(InputStream in, long length) throws IOException {
+        if (length >= 0 && length <= settings.inlineThreshold()) {
+            byte[] data = in.readNBytes((int) length);
+            if (in.read() != -1) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, "The request body is longer than its declared length.");
+            }
+            return new ObjectContent.Inline(data);
+        }
+        return new ObjectContent.Blocks(writeBlocks(in));
+    }
+
+    /** Consumes {@code in} to its end into blocks, whatever its size (multipart parts). */
+    List<BlockRef> writeBlocks(InputStream in) throws IOException {
+        return ChunkedStreams.writeChunks(blocks, in, settings.chunkSize());
+    }
+
+    /** Streams {@code length} bytes of a version's content from {@code offset}. */
+    InputStream open(ObjectVersion version, long offset, long length) throws IOException {
+        return switch (version.content()) {
+            case ObjectContent.Inline inline -> new ByteArrayInputStream(inline.data(), (int) offset, (int) length);
+            case ObjectContent.Blocks stored -> ChunkedStreams.openRange(blocks, stored.blocks(), offset, length);
+            case ObjectContent.DeleteMarker marker -> throw new S3Exception(S3Error.NO_SUCH_KEY);
+        };
+    }
+
+    /** Queues the blocks of content that never became visible. */
+    void discard(ObjectContent content) {
+        if (content instanceof ObjectContent.Blocks stored) {
+            discard(stored.blocks());
+        }
+    }
+
+    void discard(List<BlockRef> written) {
+        if (!written.isEmpty()) {
+            List<BlockId> ids = written.stream().map(BlockRef::id).toList();
+            metadata.queueGarbage(ids);
+        }
+    }
+}

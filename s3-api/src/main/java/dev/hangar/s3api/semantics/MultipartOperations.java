@@ -1,0 +1,242 @@
+package dev.hangar.s3api.semantics;
+
+import dev.hangar.blockstore.BlockRef;
+import dev.hangar.metadata.Checksum;
+import dev.hangar.metadata.MetadataStore;
+import dev.hangar.metadata.MultipartUpload;
+import dev.hangar.metadata.NoSuchBucketException;
+import dev.hangar.metadata.NoSuchUploadException;
+import dev.hangar.metadata.ObjectContent;
+import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.metadata.Part;
+import dev.hangar.metadata.PartListing;
+import dev.hangar.metadata.UploadListing;
+import dev.hangar.s3api.S3Error;
+import dev.hangar.s3api.S3Exception;
+import dev.hangar.s3api.request.S3Operation;
+import dev.hangar.s3api.request.S3Request;
+import java.io.InputStream;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The multipart upload family. */
+final class MultipartOperations {
+    static final long MIN_PART_SIZE = 5L << 20;
+    private static final int MAX_COMPLETE_DOCUMENT = 4 << 20;
+    private static final Pattern COPY_RANGE = Pattern.compile("bytes=(\\d+)-(\\d+)");
+
+    private final MetadataStore metadata;
+    private final ContentStore content;
+    private final ObjectOperations objects;
+    private final Reclamation reclamation;
+    private final Documents documents;
+    private final UploadIds uploadIds;
+
+    MultipartOperations(MetadataStore metadata, ContentStore content, ObjectOperations objects, Reclamation reclamation,
+            Documents documents, UploadIds uploadIds) {
+        this.metadata = metadata;
+        this.content = content;
+        this.objects = objects;
+        this.reclamation = reclamation;
+        this.documents = documents;
+        this.uploadIds = uploadIds;
+    }
+
+    S3Response create(S3Request request) {
+        String bucket = request.requireBucket();
+        String key = request.requireKey();
+        ObjectKeys.validate(key);
+        ObjectHeaders headers = ObjectHeaders.from(request.headers());
+        String algorithm = Optional.ofNullable(request.header("x-amz-checksum-algorithm"))
+                .map(value -> value.toUpperCase(Locale.ROOT))
+                .orElse(null);
+        MultipartUpload upload = new MultipartUpload(bucket, key, uploadIds.next(), objects.now(), headers.standard(),
+                headers.user(), algorithm);
+        try {
+            metadata.createUpload(upload);
+        } catch (NoSuchBucketException e) {
+            throw new S3Exception(S3Error.NO_SUCH_BUCKET);
+        }
+        Map<String, String> responseHeaders = new LinkedHashMap<>();
+        if (algorithm != null) {
+            responseHeaders.put("x-amz-checksum-algorithm", algorithm);
+        }
+        return S3Response.xml(200, responseHeaders, documents.initiateMultipartUploadResult(bucket, key, upload.uploadId()));
+    }
+
+    S3Response uploadPart(S3Request request, S3Operation.UploadPart operation, Payload payload) {
+        MultipartUpload upload = findUpload(request, operation.uploadId());
+        long length = payload.declaredLength();
+        if (length < 0) {
+            throw new S3Exception(S3Error.MISSING_CONTENT_LENGTH);
+        }
+        if (length > ObjectOperations.MAX_SINGLE_PUT) {
+            throw new S3Exception(S3Error.ENTITY_TOO_LARGE, "A part may be at most 5 GiB.");
+        }
+        List<BlockRef> blocks = Failures.io(() -> content.writeBlocks(payload.stream()));
+        Checksum checksum = payload.checksum().orElse(null);
+        Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), totalSize(blocks),
+                Etags.of(payload.md5()), blocks, checksum);
+        store(upload, part);
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("ETag", part.etag());
+        if (checksum != null) {
+            headers.put("x-amz-checksum-" + checksum.algorithm().toLowerCase(Locale.ROOT), checksum.value());
+        }
+        return S3Response.empty(200, headers);
+    }
+
+    S3Response uploadPartCopy(S3Request request, S3Operation.UploadPartCopy operation) {
+        MultipartUpload upload = findUpload(request, operation.uploadId());
+        CopySource source = CopySource.parse(request.header("x-amz-copy-source"));
+        ObjectVersion original = objects.find(source.bucket(), source.key());
+        if (source.versionId() != null && !source.versionId().equals(original.versionId())) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
+        }
+        long offset = 0;
+        long length = original.size();
+        String rangeHeader = request.header("x-amz-copy-source-range");
+        if (rangeHeader != null) {
+            Matcher matcher = COPY_RANGE.matcher(rangeHeader.trim());
+            if (!matcher.matches() || Long.parseLong(matcher.group(2)) < Long.parseLong(matcher.group(1))) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT,
+                        "The x-amz-copy-source-range value must be of the form bytes=first-last where first and last "
+                                + "are the zero-based offsets of the first and last bytes to copy");
+            }
+            offset = Long.parseLong(matcher.group(1));
+            long last = Long.parseLong(matcher.group(2));
+            if (last >= original.size()) {
+                throw new S3Exception(S3Error.INVALID_RANGE,
+                        "Range specified is not valid for source object of size: " + original.size());
+            }
+            length = last - offset + 1;
+        }
+        long from = offset;
+        long count = length;
+        MessageDigest md5 = Etags.md5();
+        List<BlockRef> blocks = Failures.io(() -> {
+            try (InputStream in = new DigestInputStream(content.open(original, from, count), md5)) {
+                return content.writeBlocks(in);
+            }
+        });
+        Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), totalSize(blocks),
+                Etags.of(md5.digest()), blocks, null);
+        store(upload, part);
+        return S3Response.xml(200, documents.copyPartResult(part.etag(), part.lastModified()));
+    }
+
+    S3Response complete(S3Request request, S3Operation.CompleteMultipartUpload operation, Payload payload) {
+        MultipartUpload upload = findUpload(request, operation.uploadId());
+        byte[] document = RequestBodies.readDocument(payload, MAX_COMPLETE_DOCUMENT);
+        List<Documents.CompletedPart> requested = documents.parseCompleteMultipartUpload(document);
+        if (requested.isEmpty()) {
+            throw new S3Exception(S3Error.MALFORMED_XML,
+                    "The XML you provided was not well-formed or did not validate against our published schema: "
+                            + "a multipart upload needs at least one part.");
+        }
+        List<Part> parts = new ArrayList<>(requested.size());
+        int previousNumber = 0;
+        for (Documents.CompletedPart wanted : requested) {
+            if (wanted.partNumber() <= previousNumber) {
+                throw new S3Exception(S3Error.INVALID_PART_ORDER);
+            }
+            previousNumber = wanted.partNumber();
+            Part stored = metadata.getPart(upload.uploadId(), wanted.partNumber())
+                    .filter(part -> Etags.sameTag(part.etag(), wanted.etag()))
+                    .orElseThrow(() -> new S3Exception(S3Error.INVALID_PART,
+                            S3Error.INVALID_PART.message() + " (part " + wanted.partNumber() + ")"));
+            parts.add(stored);
+        }
+        for (int i = 0; i < parts.size() - 1; i++) {
+            if (parts.get(i).size() < MIN_PART_SIZE) {
+                throw new S3Exception(S3Error.ENTITY_TOO_SMALL, "Your proposed upload is smaller than the minimum "
+                        + "allowed object size: part " + parts.get(i).partNumber() + " is " + parts.get(i).size()
+                        + " bytes, and every part but the last must be at least 5 MiB.");
+            }
+        }
+        List<BlockRef> blocks = new ArrayList<>();
+        List<Long> sizes = new ArrayList<>();
+        List<String> etags = new ArrayList<>();
+        long size = 0;
+        for (Part part : parts) {
+            blocks.addAll(part.blocks());
+            sizes.add(part.size());
+            etags.add(part.etag());
+            size += part.size();
+        }
+        ObjectVersion version = new ObjectVersion(upload.bucket(), upload.key(), ObjectVersion.NULL_VERSION,
+                objects.now(), size, Etags.multipart(etags), new ObjectContent.Blocks(blocks), upload.headers(),
+                upload.userMetadata(), CompositeChecksums.of(upload.checksumAlgorithm(), parts), sizes);
+        try {
+            metadata.completeUpload(upload, version);
+        } catch (NoSuchUploadException e) {
+            throw new S3Exception(S3Error.NO_SUCH_UPLOAD);
+        }
+        reclamation.soon();
+        String location = "http://" + request.host() + "/" + upload.bucket() + "/" + Documents.pathEncode(upload.key());
+        return S3Response.xml(200, documents.completeMultipartUploadResult(location, version));
+    }
+
+    S3Response abort(S3Request request, S3Operation.AbortMultipartUpload operation) {
+        MultipartUpload upload = findUpload(request, operation.uploadId());
+        if (!metadata.abortUpload(upload)) {
+            throw new S3Exception(S3Error.NO_SUCH_UPLOAD);
+        }
+        reclamation.soon();
+        return S3Response.empty(204);
+    }
+
+    S3Response listParts(S3Request request, S3Operation.ListParts operation) {
+        MultipartUpload upload = findUpload(request, operation.uploadId());
+        int maxParts = Listings.limit(request, "max-parts", 1000);
+        int marker = Listings.nonNegative(request, "part-number-marker");
+        PartListing page = metadata.listParts(upload.uploadId(), marker, maxParts);
+        return S3Response.xml(200, documents.listPartsResult(upload, page, marker, maxParts));
+    }
+
+    S3Response listUploads(S3Request request) {
+        String bucket = request.requireBucket();
+        objects.requireBucket(bucket);
+        Listings.Encoding encoding = Listings.encoding(request);
+        String prefix = Optional.ofNullable(request.parameter("prefix")).orElse("");
+        String delimiter = request.parameter("delimiter");
+        String keyMarker = request.parameter("key-marker");
+        String uploadIdMarker = keyMarker == null ? null : request.parameter("upload-id-marker");
+        int maxUploads = Listings.limit(request, "max-uploads", 1000);
+        UploadListing page = metadata.listUploads(bucket, prefix, delimiter, keyMarker, uploadIdMarker, maxUploads);
+        return S3Response.xml(200, documents.listMultipartUploadsResult(
+                bucket, prefix, delimiter, keyMarker, uploadIdMarker, maxUploads, encoding, page));
+    }
+
+    private MultipartUpload findUpload(S3Request request, String uploadId) {
+        String bucket = request.requireBucket();
+        return metadata.getUpload(bucket, request.requireKey(), uploadId).orElseThrow(() -> {
+            objects.requireBucket(bucket);
+            return new S3Exception(S3Error.NO_SUCH_UPLOAD);
+        });
+    }
+
+    private void store(MultipartUpload upload, Part part) {
+        try {
+            metadata.putPart(upload, part);
+            reclamation.soon();
+        } catch (NoSuchUploadException e) {
+            throw new S3Exception(S3Error.NO_SUCH_UPLOAD);
+        } catch (RuntimeException e) {
+            content.discard(part.blocks());
+            throw e;
+        }
+    }
+
+    private static long totalSize(List<BlockRef> blocks) {
+        return blocks.stream().mapToLong(BlockRef::size).sum();
+    }
+}

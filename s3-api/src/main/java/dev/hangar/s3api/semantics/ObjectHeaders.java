@@ -1,0 +1,94 @@
+package dev.hangar.s3api.semantics;
+
+import dev.hangar.metadata.Checksum;
+import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.s3api.S3Error;
+import dev.hangar.s3api.S3Exception;
+import dev.hangar.s3api.request.RequestHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The headers an object stores from its PUT and returns on GET and HEAD. */
+record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
+    static final List<String> STORED = List.of(
+            "content-type", "content-encoding", "content-disposition", "content-language", "cache-control", "expires",
+            "x-amz-website-redirect-location", "x-amz-storage-class");
+    private static final String USER_PREFIX = "x-amz-meta-";
+    private static final int USER_METADATA_LIMIT = 2 * 1024;
+
+    /** Reads the headers to store from a PUT, a copy with REPLACE or a multipart creation. */
+    static ObjectHeaders from(RequestHeaders headers) {
+        Map<String, String> standard = new TreeMap<>();
+        for (String name : STORED) {
+            String value = headers.first(name);
+            if (value == null) {
+                continue;
+            }
+            if (name.equals("content-encoding")) {
+                value = withoutAwsChunked(value);
+                if (value.isEmpty()) {
+                    continue;
+                }
+            }
+            standard.put(name, value);
+        }
+        Map<String, String> user = new TreeMap<>();
+        int size = 0;
+        for (Map.Entry<String, List<String>> header : headers.values().entrySet()) {
+            if (header.getKey().startsWith(USER_PREFIX)) {
+                String name = header.getKey().substring(USER_PREFIX.length());
+                String value = String.join(",", header.getValue());
+                user.put(name, value);
+                size += name.getBytes(StandardCharsets.UTF_8).length + value.getBytes(StandardCharsets.UTF_8).length;
+            }
+        }
+        if (size > USER_METADATA_LIMIT) {
+            throw new S3Exception(S3Error.METADATA_TOO_LARGE,
+                    "Your metadata headers exceed the maximum allowed metadata size of 2 KB (" + size + " bytes).");
+        }
+        return new ObjectHeaders(standard, user);
+    }
+
+    static ObjectHeaders of(ObjectVersion version) {
+        return new ObjectHeaders(version.headers(), version.userMetadata());
+    }
+
+    /** The representation headers of GET and HEAD, without length and range. */
+    static Map<String, String> response(ObjectVersion version, boolean checksumWanted) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Last-Modified", HttpDates.http(version.lastModified()));
+        headers.put("ETag", version.etag());
+        headers.put("Accept-Ranges", "bytes");
+        headers.put("Content-Type", version.headers().getOrDefault("content-type", "binary/octet-stream"));
+        version.headers().forEach((name, value) -> {
+            if (!name.equals("content-type")) {
+                headers.put(name, value);
+            }
+        });
+        version.userMetadata().forEach((name, value) -> headers.put(USER_PREFIX + name, value));
+        Checksum checksum = version.checksum();
+        if (checksumWanted && checksum != null) {
+            headers.put("x-amz-checksum-" + checksum.algorithm().toLowerCase(Locale.ROOT), checksum.value());
+            headers.put("x-amz-checksum-type", checksum.value().contains("-") ? "COMPOSITE" : "FULL_OBJECT");
+        }
+        return headers;
+    }
+
+    private static String withoutAwsChunked(String contentEncoding) {
+        StringBuilder kept = new StringBuilder();
+        for (String coding : contentEncoding.split(",")) {
+            String trimmed = coding.trim();
+            if (!trimmed.isEmpty() && !trimmed.equalsIgnoreCase("aws-chunked")) {
+                if (!kept.isEmpty()) {
+                    kept.append(',');
+                }
+                kept.append(trimmed);
+            }
+        }
+        return kept.toString();
+    }
+}

@@ -1,0 +1,62 @@
+package dev.hangar.s3api.semantics;
+
+import dev.hangar.cluster.ClusterNode;
+import dev.hangar.s3api.S3Error;
+import dev.hangar.s3api.S3Exception;
+import dev.hangar.s3api.request.S3Operation;
+import dev.hangar.s3api.request.S3Request;
+import java.time.Clock;
+
+/**
+ * The S3 semantics, free of HTTP types: executes one routed operation against the cluster. Every
+ * method blocks; callers run it off the event loop.
+ */
+public final class S3Service {
+    private final ObjectOperations objects;
+    private final BucketOperations buckets;
+    private final MultipartOperations multipart;
+    private final Documents documents;
+
+    public S3Service(ClusterNode node, S3Settings settings, Clock clock) {
+        ContentStore content = new ContentStore(node.blocks(), node.metadata(), settings);
+        Reclamation reclamation = node::reclaimSoon;
+        Documents documents = new Documents(settings);
+        this.objects = new ObjectOperations(node.metadata(), content, reclamation, clock);
+        this.buckets = new BucketOperations(node.metadata(), objects, documents, settings);
+        this.multipart = new MultipartOperations(node.metadata(), content, objects, reclamation, documents,
+                new UploadIds(clock));
+        this.documents = documents;
+    }
+
+    public S3Response execute(S3Operation operation, S3Request request, Payload payload) {
+        return switch (operation) {
+            case S3Operation.ListBuckets ignored -> buckets.listBuckets();
+            case S3Operation.CreateBucket ignored -> buckets.create(request, payload);
+            case S3Operation.HeadBucket ignored -> buckets.head(request);
+            case S3Operation.DeleteBucket ignored -> buckets.delete(request);
+            case S3Operation.GetBucketLocation ignored -> buckets.location(request);
+            case S3Operation.ListObjects ignored -> buckets.listObjects(request);
+            case S3Operation.ListObjectsV2 ignored -> buckets.listObjectsV2(request);
+            case S3Operation.ListMultipartUploads ignored -> multipart.listUploads(request);
+            case S3Operation.DeleteObjects ignored -> buckets.deleteObjects(request, payload);
+            case S3Operation.PutObject ignored -> objects.put(request, payload);
+            case S3Operation.CopyObject ignored -> objects.copy(request, documents);
+            case S3Operation.GetObject ignored -> objects.get(request, false);
+            case S3Operation.HeadObject ignored -> objects.get(request, true);
+            case S3Operation.DeleteObject ignored -> objects.delete(request);
+            case S3Operation.CreateMultipartUpload ignored -> multipart.create(request);
+            case S3Operation.UploadPart part -> multipart.uploadPart(request, part, payload);
+            case S3Operation.UploadPartCopy copy -> multipart.uploadPartCopy(request, copy);
+            case S3Operation.CompleteMultipartUpload complete -> multipart.complete(request, complete, payload);
+            case S3Operation.AbortMultipartUpload abort -> multipart.abort(request, abort);
+            case S3Operation.ListParts list -> multipart.listParts(request, list);
+            case S3Operation.Unsupported unsupported -> throw new S3Exception(S3Error.NOT_IMPLEMENTED,
+                    unsupported.operation() + " is not implemented by Hangar yet.");
+        };
+    }
+
+    /** Renders an error as the S3 XML error document. */
+    public byte[] errorDocument(S3Exception error, String resource, String requestId) {
+        return documents.error(error, resource, requestId);
+    }
+}

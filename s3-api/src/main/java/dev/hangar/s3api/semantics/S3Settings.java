@@ -1,0 +1,22 @@
+package dev.hangar.s3api.semantics;
+
+/**
+ * What the S3 semantics need to know about this deployment.
+ *
+ * @param region the region this service is in, and the only one it accepts in signatures
+ * @param inlineThreshold objects of at most this many bytes are stored inside their metadata record
+ * @param chunkSize larger objects are cut into blocks of this many bytes
+ */
+public record S3Settings(String region, int inlineThreshold, int chunkSize) {
+    public S3Settings {
+        if (region == null || region.isBlank()) {
+            throw new IllegalArgumentException("region is required");
+        }
+        if (inlineThreshold < 0) {
+            throw new IllegalArgumentException("inline threshold must not be negative");
+        }
+        if (chunkSize < 4096) {
+            throw new IllegalArgumentException("chunk size must be at least 4 KiB");
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.hangar.s3api.web;
+
+import dev.hangar.cluster.ClusterNode;
+import dev.hangar.s3api.auth.PayloadDecoder;
+import dev.hangar.s3api.auth.SigV4Verifier;
+import dev.hangar.s3api.request.Addressing;
+import dev.hangar.s3api.semantics.S3Service;
+import dev.hangar.s3api.semantics.S3Settings;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.reactive.function.server.RequestPredicates;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.WebFilter;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The module's entry point: the S3 protocol over a {@link ClusterNode}, as one catch-all WebFlux
+ * route plus a metrics filter. Blocking work (metadata, blocks, hashing) runs on virtual threads,
+ * never on the Netty event loop.
+ */
+public final class S3Api implements AutoCloseable {
+    private final ExecutorService blocking;
+    private final RouterFunction<ServerResponse> routes;
+    private final WebFilter metricsFilter;
+
+    /**
+     * @param secrets the secret key of an access key id, if the key exists
+     * @param domain base domain for virtual-host-style addressing, or null
+     */
+    public S3Api(ClusterNode node, S3Settings settings, Function<String, Optional<String>> secrets,
+            @Nullable String domain, MeterRegistry registry, Clock clock) {
+        this.blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("hangar-s3-", 0).factory());
+        Scheduler scheduler = Schedulers.fromExecutorService(blocking, "hangar-s3");
+        S3HandlerFunction handler = new S3HandlerFunction(new S3Service(node, settings, clock),
+                new SigV4Verifier(settings.region(), clock, secrets), new PayloadDecoder(), new Addressing(domain),
+                blocking, scheduler);
+        this.routes = RouterFunctions.route(RequestPredicates.all(), handler);
+        this.metricsFilter = new S3MetricsFilter(registry);
+    }
+
+    public RouterFunction<ServerResponse> routes() {
+        return routes;
+    }
+
+    public WebFilter metricsFilter() {
+        return metricsFilter;
+    }
+
+    @Override
+    public void close() {
+        blocking.shutdown();
+    }
+}

@@ -1,0 +1,185 @@
+package dev.hangar.s3api.web;
+
+import dev.hangar.s3api.S3Error;
+import dev.hangar.s3api.S3Exception;
+import dev.hangar.s3api.auth.Authentication;
+import dev.hangar.s3api.auth.PayloadDecoder;
+import dev.hangar.s3api.auth.SigV4Verifier;
+import dev.hangar.s3api.auth.SignedRequest;
+import dev.hangar.s3api.auth.VerifiedBody;
+import dev.hangar.s3api.request.Addressing;
+import dev.hangar.s3api.request.OperationRouter;
+import dev.hangar.s3api.request.RequestHeaders;
+import dev.hangar.s3api.request.S3Operation;
+import dev.hangar.s3api.request.S3Request;
+import dev.hangar.s3api.semantics.S3Response;
+import dev.hangar.s3api.semantics.S3Service;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.reactive.function.server.HandlerFunction;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * The one handler of every S3 request: authenticates, routes to an operation, runs it on a blocking
+ * executor (request bodies stream in through a bounded input stream, response bodies stream out
+ * through an output stream, both with back-pressure) and renders S3 errors.
+ */
+final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
+    static final String OPERATION_ATTRIBUTE = "hangar.s3.operation";
+    private static final Logger LOG = LoggerFactory.getLogger(S3HandlerFunction.class);
+    private static final int RESPONSE_BUFFER = 64 * 1024;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final S3Service service;
+    private final SigV4Verifier verifier;
+    private final PayloadDecoder decoder;
+    private final Addressing addressing;
+    private final ExecutorService blocking;
+    private final Scheduler blockingScheduler;
+
+    S3HandlerFunction(S3Service service, SigV4Verifier verifier, PayloadDecoder decoder, Addressing addressing,
+            ExecutorService blocking, Scheduler blockingScheduler) {
+        this.service = service;
+        this.verifier = verifier;
+        this.decoder = decoder;
+        this.addressing = addressing;
+        this.blocking = blocking;
+        this.blockingScheduler = blockingScheduler;
+    }
+
+    @Override
+    public Mono<ServerResponse> handle(ServerRequest serverRequest) {
+        ServerWebExchange exchange = serverRequest.exchange();
+        ServerHttpRequest http = exchange.getRequest();
+        String requestId = requestId();
+        String method = http.getMethod().name();
+        String rawPath = http.getURI().getRawPath();
+        Map<String, List<String>> headerValues = new LinkedHashMap<>();
+        http.getHeaders().forEach(headerValues::put);
+        RequestHeaders headers = new RequestHeaders(headerValues);
+        String host = headers.first("host") == null ? "localhost" : headers.first("host");
+        return Mono.fromCallable(() -> process(exchange, method, rawPath, headers, host, requestId))
+                .subscribeOn(blockingScheduler)
+                .onErrorResume(S3Exception.class, error -> Mono.just(errorResponse(error, method, rawPath, requestId)))
+                .onErrorResume(error -> !(error instanceof S3Exception), error -> {
+                    LOG.error("request {} {} failed", method, rawPath, error);
+                    return Mono.just(errorResponse(new S3Exception(S3Error.INTERNAL_ERROR), method, rawPath, requestId));
+                })
+                .flatMap(response -> render(response, requestId));
+    }
+
+    private S3Response process(ServerWebExchange exchange, String method, String rawPath, RequestHeaders headers,
+            String host, String requestId) {
+        ServerHttpRequest http = exchange.getRequest();
+        Addressing.Target target = addressing.resolve(host, rawPath);
+        S3Request request = new S3Request(method, target.bucket(), target.key(),
+                Addressing.parseQuery(http.getURI().getRawQuery()), headers, host, requestId);
+        S3Operation operation = OperationRouter.route(request);
+        exchange.getAttributes().put(OPERATION_ATTRIBUTE, operation.name());
+        Authentication authentication =
+                verifier.verify(new SignedRequest(method, rawPath, http.getURI().getRawQuery(), headers.values()));
+        if (authentication.isAnonymous()) {
+            throw new S3Exception(S3Error.ACCESS_DENIED, "Access Denied: anonymous requests are not allowed.");
+        }
+        InputStream raw = new RequestBodyStream(http.getBody());
+        try (VerifiedBody verified = decoder.open(authentication, headers.values(), raw)) {
+            return service.execute(operation, request, new VerifiedPayload(verified, headers));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Mono<ServerResponse> render(S3Response response, String requestId) {
+        ServerResponse.BodyBuilder builder = ServerResponse.status(HttpStatusCode.valueOf(response.status()))
+                .headers(headers -> {
+                    headers.set("x-amz-request-id", requestId);
+                    headers.set("x-amz-id-2", requestId);
+                    headers.set("Server", "Hangar");
+                    response.headers().forEach(headers::set);
+                });
+        return switch (response.body()) {
+            case S3Response.Body.Empty empty -> builder.build();
+            case S3Response.Body.Bytes bytes -> builder
+                    .header("Content-Type", bytes.contentType())
+                    .contentLength(bytes.data().length)
+                    .body((message, context) -> message.writeWith(
+                            Mono.fromSupplier(() -> message.bufferFactory().wrap(bytes.data()))));
+            case S3Response.Body.Stream stream -> builder
+                    .contentLength(stream.length())
+                    .body((message, context) -> message.writeWith(DataBufferUtils.outputStreamPublisher(
+                            out -> {
+                                try {
+                                    stream.writer().writeTo(out);
+                                } catch (IOException e) {
+                                    LOG.warn("response body stream {} failed: {}", requestId, e.toString());
+                                    throw new UncheckedIOException(e);
+                                }
+                            },
+                            message.bufferFactory(), blocking, RESPONSE_BUFFER)));
+        };
+    }
+
+    private S3Response errorResponse(S3Exception error, String method, String rawPath, String requestId) {
+        if (error.error().status() >= 500) {
+            LOG.warn("request {} {} {} answered {}: {}", requestId, method, rawPath, error.error().code(), error.getMessage());
+        }
+        if (method.equals("HEAD")) {
+            return S3Response.empty(error.error().status());
+        }
+        return S3Response.xml(error.error().status(), service.errorDocument(error, rawPath, requestId));
+    }
+
+    private static String requestId() {
+        byte[] bytes = new byte[8];
+        RANDOM.nextBytes(bytes);
+        return HexFormat.of().withUpperCase().formatHex(bytes);
+    }
+
+    /** Adapts the verified body of the auth layer to the payload the semantics read. */
+    private record VerifiedPayload(VerifiedBody body, RequestHeaders headers) implements dev.hangar.s3api.semantics.Payload {
+        @Override
+        public InputStream stream() {
+            return body;
+        }
+
+        @Override
+        public long declaredLength() {
+            String decoded = headers.first("x-amz-decoded-content-length");
+            String length = decoded != null ? decoded : headers.first("content-length");
+            if (length == null) {
+                return -1;
+            }
+            try {
+                return Long.parseLong(length.trim());
+            } catch (NumberFormatException e) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT, "Content-Length is not a number: " + length);
+            }
+        }
+
+        @Override
+        public byte[] md5() {
+            return body.md5();
+        }
+
+        @Override
+        public java.util.Optional<dev.hangar.metadata.Checksum> checksum() {
+            return body.checksum();
+        }
+    }
+}
