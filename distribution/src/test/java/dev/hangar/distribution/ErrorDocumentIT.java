@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.distribution.support.RawS3;
 import java.io.ByteArrayInputStream;
+import java.io.StringWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.transform.TransformerFactory;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.transform.stream.StreamResult;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
@@ -98,6 +102,16 @@ class ErrorDocumentIT extends AbstractS3IT {
         }));
     }
 
+    private static String serialize(Element element) {
+        try {
+            StringWriter out = new StringWriter();
+            TransformerFactory.newInstance().newTransformer().transform(new DOMSource(element), new StreamResult(out));
+            return out.toString();
+        } catch (Exception e) {
+            return element.getTextContent();
+        }
+    }
+
     private static Document parse(RawS3.Response response) {
         try {
             DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
@@ -110,7 +124,7 @@ class ErrorDocumentIT extends AbstractS3IT {
 
     private static String text(Element parent, String name) {
         NodeList nodes = parent.getElementsByTagName(name);
-        assertThat(nodes.getLength()).as("<%s> in the error document", name).isEqualTo(1);
+        assertThat(nodes.getLength()).as("<%s> in the error document %s", name, serialize(parent)).isEqualTo(1);
         return nodes.item(0).getTextContent();
     }
 }

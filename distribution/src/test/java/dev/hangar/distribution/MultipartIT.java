@@ -141,33 +141,36 @@ class MultipartIT extends AbstractS3IT {
         String key = "assembled/from-copies";
         String uploadId = s3.createMultipartUpload(request -> request.bucket(bucket).key(key)).uploadId();
 
+        // Part 1: the first 5 MiB. Part 2: 5 MiB starting just before the first chunk boundary.
+        // Part 3 (last, so it may be small): 2000 bytes.
         UploadPartCopyResponse part1 = s3.uploadPartCopy(request -> request.sourceBucket(bucket).sourceKey("copy-source")
             .destinationBucket(bucket).destinationKey(key).uploadId(uploadId).partNumber(1)
             .copySourceRange("bytes=0-" + (MIN_PART - 1)));
         assertThat(part1.copyPartResult().eTag()).isEqualTo('"' + Digests.md5Hex(toBytes(source.newStream(0, MIN_PART))) + '"');
 
+        long secondStart = CHUNK_SIZE - 6;
         UploadPartCopyResponse part2 = s3.uploadPartCopy(request -> request.sourceBucket(bucket).sourceKey("copy-source")
             .destinationBucket(bucket).destinationKey(key).uploadId(uploadId).partNumber(2)
-            .copySourceRange("bytes=1048570-1050569"));
-        assertThat(part2.copyPartResult().eTag()).isEqualTo('"' + Digests.md5Hex(source.bytes(1_048_570, 2000)) + '"');
+            .copySourceRange("bytes=" + secondStart + "-" + (secondStart + MIN_PART - 1)));
+        assertThat(part2.copyPartResult().eTag())
+            .isEqualTo('"' + Digests.md5Hex(toBytes(source.newStream(secondStart, MIN_PART))) + '"');
 
-        RandomContent tail = RandomContent.of(522, 100);
-        UploadPartResponse part3 = s3.uploadPart(request -> request.bucket(bucket).key(key).uploadId(uploadId).partNumber(3),
-            tail.requestBody());
+        UploadPartCopyResponse part3 = s3.uploadPartCopy(request -> request.sourceBucket(bucket).sourceKey("copy-source")
+            .destinationBucket(bucket).destinationKey(key).uploadId(uploadId).partNumber(3)
+            .copySourceRange("bytes=1000-2999"));
+        assertThat(part3.copyPartResult().eTag()).isEqualTo('"' + Digests.md5Hex(source.bytes(1000, 2000)) + '"');
 
-        // Listed parts show the copied sizes.
         ListPartsResponse listed = s3.listParts(request -> request.bucket(bucket).key(key).uploadId(uploadId));
         assertThat(listed.parts()).extracting(Part::partNumber, Part::size)
-            .containsExactly(tuple(1, MIN_PART), tuple(2, 2000L),
-                tuple(3, 100L));
+            .containsExactly(tuple(1, MIN_PART), tuple(2, MIN_PART), tuple(3, 2000L));
 
         s3.completeMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId)
             .multipartUpload(upload -> upload.parts(part(1, part1.copyPartResult().eTag()), part(2, part2.copyPartResult().eTag()),
-                part(3, part3.eTag()))));
+                part(3, part3.copyPartResult().eTag()))));
 
         InputStream expected = new SequenceInputStream(new SequenceInputStream(source.newStream(0, MIN_PART),
-            source.newStream(1_048_570, 2000)), tail.newStream());
-        assertThat(s3.headObject(request -> request.bucket(bucket).key(key)).contentLength()).isEqualTo(MIN_PART + 2100);
+            source.newStream(secondStart, MIN_PART)), source.newStream(1000, 2000));
+        assertThat(s3.headObject(request -> request.bucket(bucket).key(key)).contentLength()).isEqualTo(2 * MIN_PART + 2000);
         assertThat(Digests.sha256Hex(s3.getObject(request -> request.bucket(bucket).key(key)))).isEqualTo(Digests.sha256Hex(expected));
     }
 

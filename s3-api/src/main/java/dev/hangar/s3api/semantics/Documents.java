@@ -70,8 +70,30 @@ final class Documents {
         java.util.Objects.requireNonNull(settings);
     }
 
-    byte[] error(S3Exception error, String resource, String requestId) {
+    /** The error document, with the BucketName or Key element S3 adds for errors about one. */
+    byte[] error(S3Exception error, String resource, @Nullable String bucket, @Nullable String key, String requestId) {
         Map<String, String> extras = new LinkedHashMap<>();
+        switch (error.error()) {
+            case NO_SUCH_KEY -> {
+                if (key != null) {
+                    extras.put("Key", key);
+                }
+            }
+            case NO_SUCH_BUCKET, BUCKET_NOT_EMPTY, BUCKET_ALREADY_OWNED_BY_YOU, BUCKET_ALREADY_EXISTS,
+                    INVALID_BUCKET_NAME -> {
+                if (bucket != null) {
+                    extras.put("BucketName", bucket);
+                }
+            }
+            case NO_SUCH_UPLOAD -> {
+                if (key != null) {
+                    extras.put("Key", key);
+                }
+            }
+            default -> {
+                // no element names the resource of other errors
+            }
+        }
         return S3Xml.renderError(new ErrorDocument(error.error().code(), error.getMessage(), resource, extras,
                 requestId, requestId));
     }

@@ -26,6 +26,13 @@ import java.util.Optional;
 /** PutObject, GetObject, HeadObject, DeleteObject and CopyObject. */
 final class ObjectOperations {
     static final long MAX_SINGLE_PUT = 5L << 30;
+    private static final Map<String, String> RESPONSE_OVERRIDES = Map.of(
+            "response-content-type", "Content-Type",
+            "response-content-language", "Content-Language",
+            "response-expires", "Expires",
+            "response-cache-control", "Cache-Control",
+            "response-content-disposition", "Content-Disposition",
+            "response-content-encoding", "Content-Encoding");
 
     private final MetadataStore metadata;
     private final ContentStore content;
@@ -75,6 +82,7 @@ final class ObjectOperations {
         }
         boolean checksumWanted = "ENABLED".equalsIgnoreCase(request.header("x-amz-checksum-mode")) && range.isEmpty();
         Map<String, String> headers = new LinkedHashMap<>(ObjectHeaders.response(version, checksumWanted));
+        applyResponseOverrides(request, headers);
         if (request.hasParameter("partNumber")) {
             headers.put("x-amz-mp-parts-count", Integer.toString(Math.max(1, version.partSizes().size())));
         }
@@ -184,6 +192,17 @@ final class ObjectOperations {
             case ObjectContent.Blocks blocks -> blocks.blocks().stream().mapToLong(BlockRef::size).sum();
             case ObjectContent.DeleteMarker marker -> 0;
         };
+    }
+
+    /** {@code response-content-type} and its siblings replace the stored headers in a GET or HEAD answer. */
+    private static void applyResponseOverrides(S3Request request, Map<String, String> headers) {
+        for (Map.Entry<String, String> override : RESPONSE_OVERRIDES.entrySet()) {
+            String value = request.parameter(override.getKey());
+            if (value != null) {
+                headers.keySet().removeIf(name -> name.equalsIgnoreCase(override.getValue()));
+                headers.put(override.getValue(), value);
+            }
+        }
     }
 
     /** The byte range of {@code ?partNumber=N}: a part of a multipart object, or part 1 of any other. */

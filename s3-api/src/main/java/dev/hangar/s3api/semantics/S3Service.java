@@ -6,6 +6,7 @@ import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
 import java.time.Clock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The S3 semantics, free of HTTP types: executes one routed operation against the cluster. Every
@@ -56,7 +57,8 @@ public final class S3Service {
     }
 
     /** Renders an error as the S3 XML error document. */
-    public byte[] errorDocument(S3Exception error, String resource, String requestId) {
-        return documents.error(error, resource, requestId);
+    public byte[] errorDocument(S3Exception error, String resource, @Nullable String bucket, @Nullable String key,
+            String requestId) {
+        return documents.error(error, resource, bucket, key, requestId);
     }
 }

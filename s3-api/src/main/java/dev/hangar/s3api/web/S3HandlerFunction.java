@@ -76,10 +76,12 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         String host = headers.first("host") == null ? "localhost" : headers.first("host");
         return Mono.fromCallable(() -> process(exchange, method, rawPath, headers, host, requestId))
                 .subscribeOn(blockingScheduler)
-                .onErrorResume(S3Exception.class, error -> Mono.just(errorResponse(error, method, rawPath, requestId)))
+                .onErrorResume(S3Exception.class,
+                        error -> Mono.just(errorResponse(error, method, rawPath, host, requestId)))
                 .onErrorResume(error -> !(error instanceof S3Exception), error -> {
                     LOG.error("request {} {} failed", method, rawPath, error);
-                    return Mono.just(errorResponse(new S3Exception(S3Error.INTERNAL_ERROR), method, rawPath, requestId));
+                    return Mono.just(errorResponse(
+                            new S3Exception(S3Error.INTERNAL_ERROR), method, rawPath, host, requestId));
                 })
                 .flatMap(response -> render(response, requestId));
     }
@@ -135,14 +137,21 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         };
     }
 
-    private S3Response errorResponse(S3Exception error, String method, String rawPath, String requestId) {
+    private S3Response errorResponse(S3Exception error, String method, String rawPath, String host, String requestId) {
         if (error.error().status() >= 500) {
             LOG.warn("request {} {} {} answered {}: {}", requestId, method, rawPath, error.error().code(), error.getMessage());
         }
         if (method.equals("HEAD")) {
             return S3Response.empty(error.error().status());
         }
-        return S3Response.xml(error.error().status(), service.errorDocument(error, rawPath, requestId));
+        Addressing.Target target;
+        try {
+            target = addressing.resolve(host, rawPath);
+        } catch (S3Exception unparsable) {
+            target = new Addressing.Target(null, null);
+        }
+        return S3Response.xml(error.error().status(),
+                service.errorDocument(error, rawPath, target.bucket(), target.key(), requestId));
     }
 
     private static String requestId() {
