@@ -17,26 +17,29 @@ final class UriEncoding {
     }
 
     /**
-     * The canonical URI of a raw path. Each segment between literal slashes is decoded and re-encoded on its
-     * own, so an encoded slash ({@code %2F}) inside a key stays encoded, as the client signed it; S3 neither
+     * The canonical URI of a raw path: the whole path decoded, then encoded again with slashes left as they
+     * are. An encoded slash ({@code %2F}) therefore signs as the slash it stands for, as at AWS: the key is
+     * the decoded path either way, and the AWS SDK's Apache client relies on it when it sends {@code //} as
+     * {@code /%2F} (that HTTP client would otherwise collapse the double slash after signing). S3 neither
      * normalizes {@code .} / {@code ..} nor double-encodes.
      */
     static String canonicalPath(String rawPath) {
         if (rawPath.isEmpty()) {
             return "/";
         }
-        StringBuilder canonical = new StringBuilder(rawPath.length() + 16);
+        byte[] decoded = decode(rawPath, false);
+        StringBuilder canonical = new StringBuilder(decoded.length + 16);
         int segmentStart = 0;
-        while (true) {
-            int slash = rawPath.indexOf('/', segmentStart);
-            int segmentEnd = slash < 0 ? rawPath.length() : slash;
-            canonical.append(encode(decode(rawPath.substring(segmentStart, segmentEnd), false)));
-            if (slash < 0) {
-                return canonical.toString();
+        for (int i = 0; i <= decoded.length; i++) {
+            if (i == decoded.length || decoded[i] == '/') {
+                canonical.append(encode(java.util.Arrays.copyOfRange(decoded, segmentStart, i)));
+                if (i < decoded.length) {
+                    canonical.append('/');
+                }
+                segmentStart = i + 1;
             }
-            canonical.append('/');
-            segmentStart = slash + 1;
         }
+        return canonical.toString();
     }
 
     /**
