@@ -161,6 +161,11 @@ public abstract class AbstractS3IT {
         return result.toString();
     }
 
+    /** The server's data folder, for tests that look at what is stored on disk. */
+    protected static Path dataDir() {
+        return DATA_DIR;
+    }
+
     private static Path createDataDir() {
         try {
             Path parent = Path.of("target", "it-data");
