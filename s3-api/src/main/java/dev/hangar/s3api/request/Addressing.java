@@ -84,7 +84,8 @@ public record Addressing(@Nullable String domain) {
             return encoded;
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(encoded.length());
-        for (int i = 0; i < encoded.length(); i++) {
+        int i = 0;
+        while (i < encoded.length()) {
             char c = encoded.charAt(i);
             if (c == '%') {
                 if (i + 2 >= encoded.length()) {
@@ -96,10 +97,13 @@ public record Addressing(@Nullable String domain) {
                     throw invalidUri();
                 }
                 bytes.write(high << 4 | low);
-                i += 2;
+                i += 3;
             } else {
-                byte[] encodedChar = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-                bytes.write(encodedChar, 0, encodedChar.length);
+                // Whole code points, so that an unencoded surrogate pair keeps its character.
+                int codePoint = encoded.codePointAt(i);
+                byte[] utf8 = new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8);
+                bytes.write(utf8, 0, utf8.length);
+                i += Character.charCount(codePoint);
             }
         }
         try {

@@ -3,6 +3,7 @@ package dev.hangar.s3api.request;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Decides which S3 operation a request is, from its method, whether it names a bucket and a key,
@@ -12,44 +13,49 @@ import java.util.List;
 public final class OperationRouter {
 
     /** Sub-resources of buckets that S3 has and Hangar does not implement yet, with their GET names. */
-    private static final List<String[]> UNSUPPORTED_BUCKET_RESOURCES = List.of(
-            new String[] {"versioning", "BucketVersioning"},
-            new String[] {"versions", "ObjectVersions"},
-            new String[] {"acl", "BucketAcl"},
-            new String[] {"policy", "BucketPolicy"},
-            new String[] {"policyStatus", "BucketPolicyStatus"},
-            new String[] {"cors", "BucketCors"},
-            new String[] {"website", "BucketWebsite"},
-            new String[] {"lifecycle", "BucketLifecycleConfiguration"},
-            new String[] {"tagging", "BucketTagging"},
-            new String[] {"encryption", "BucketEncryption"},
-            new String[] {"object-lock", "ObjectLockConfiguration"},
-            new String[] {"replication", "BucketReplication"},
-            new String[] {"logging", "BucketLogging"},
-            new String[] {"notification", "BucketNotificationConfiguration"},
-            new String[] {"requestPayment", "BucketRequestPayment"},
-            new String[] {"accelerate", "BucketAccelerateConfiguration"},
-            new String[] {"ownershipControls", "BucketOwnershipControls"},
-            new String[] {"publicAccessBlock", "PublicAccessBlock"},
-            new String[] {"analytics", "BucketAnalyticsConfiguration"},
-            new String[] {"inventory", "BucketInventoryConfiguration"},
-            new String[] {"metrics", "BucketMetricsConfiguration"},
-            new String[] {"intelligent-tiering", "BucketIntelligentTieringConfiguration"});
+    private static final List<Map.Entry<String, String>> UNSUPPORTED_BUCKET_RESOURCES = List.of(
+            Map.entry("versioning", "BucketVersioning"),
+            Map.entry("versions", "ListObjectVersions"),
+            Map.entry("acl", "BucketAcl"),
+            Map.entry("policy", "BucketPolicy"),
+            Map.entry("policyStatus", "BucketPolicyStatus"),
+            Map.entry("cors", "BucketCors"),
+            Map.entry("website", "BucketWebsite"),
+            Map.entry("lifecycle", "BucketLifecycleConfiguration"),
+            Map.entry("tagging", "BucketTagging"),
+            Map.entry("encryption", "BucketEncryption"),
+            Map.entry("object-lock", "ObjectLockConfiguration"),
+            Map.entry("replication", "BucketReplication"),
+            Map.entry("logging", "BucketLogging"),
+            Map.entry("notification", "BucketNotificationConfiguration"),
+            Map.entry("requestPayment", "BucketRequestPayment"),
+            Map.entry("accelerate", "BucketAccelerateConfiguration"),
+            Map.entry("ownershipControls", "BucketOwnershipControls"),
+            Map.entry("publicAccessBlock", "PublicAccessBlock"),
+            Map.entry("analytics", "BucketAnalyticsConfiguration"),
+            Map.entry("inventory", "BucketInventoryConfiguration"),
+            Map.entry("metrics", "BucketMetricsConfiguration"),
+            Map.entry("intelligent-tiering", "BucketIntelligentTieringConfiguration"));
 
-    private static final List<String[]> UNSUPPORTED_OBJECT_RESOURCES = List.of(
-            new String[] {"acl", "ObjectAcl"},
-            new String[] {"tagging", "ObjectTagging"},
-            new String[] {"retention", "ObjectRetention"},
-            new String[] {"legal-hold", "ObjectLegalHold"},
-            new String[] {"attributes", "ObjectAttributes"},
-            new String[] {"torrent", "ObjectTorrent"},
-            new String[] {"restore", "RestoreObject"},
-            new String[] {"select", "SelectObjectContent"});
+    private static final List<Map.Entry<String, String>> UNSUPPORTED_OBJECT_RESOURCES = List.of(
+            Map.entry("acl", "ObjectAcl"),
+            Map.entry("tagging", "ObjectTagging"),
+            Map.entry("retention", "ObjectRetention"),
+            Map.entry("legal-hold", "ObjectLegalHold"),
+            Map.entry("attributes", "ObjectAttributes"),
+            Map.entry("torrent", "ObjectTorrent"),
+            Map.entry("restore", "RestoreObject"),
+            Map.entry("select", "SelectObjectContent"));
+
+    private static final java.util.Set<String> SUPPORTED_METHODS = java.util.Set.of("GET", "HEAD", "PUT", "POST", "DELETE");
 
     private OperationRouter() {}
 
     public static S3Operation route(S3Request request) {
         String method = request.method();
+        if (!SUPPORTED_METHODS.contains(method)) {
+            throw methodNotAllowed();
+        }
         if (request.bucket() == null) {
             return switch (method) {
                 case "GET" -> new S3Operation.ListBuckets();
@@ -63,9 +69,9 @@ public final class OperationRouter {
     }
 
     private static S3Operation routeBucket(String method, S3Request request) {
-        for (String[] resource : UNSUPPORTED_BUCKET_RESOURCES) {
-            if (request.hasParameter(resource[0])) {
-                return new S3Operation.Unsupported(verb(method) + resource[1]);
+        for (Map.Entry<String, String> resource : UNSUPPORTED_BUCKET_RESOURCES) {
+            if (request.hasParameter(resource.getKey())) {
+                return new S3Operation.Unsupported(bucketOperationName(method, resource.getValue()));
             }
         }
         return switch (method) {
@@ -95,9 +101,9 @@ public final class OperationRouter {
     }
 
     private static S3Operation routeObject(String method, S3Request request) {
-        for (String[] resource : UNSUPPORTED_OBJECT_RESOURCES) {
-            if (request.hasParameter(resource[0])) {
-                String name = resource[1].startsWith("Object") ? verb(method) + resource[1] : resource[1];
+        for (Map.Entry<String, String> resource : UNSUPPORTED_OBJECT_RESOURCES) {
+            if (request.hasParameter(resource.getKey())) {
+                String name = resource.getValue().startsWith("Object") ? verb(method) + resource.getValue() : resource.getValue();
                 return new S3Operation.Unsupported(name);
             }
         }
@@ -128,6 +134,15 @@ public final class OperationRouter {
             }
             default -> throw methodNotAllowed();
         };
+    }
+
+    /** The S3 name of a bucket sub-resource operation; a few do not follow the verb + noun pattern. */
+    private static String bucketOperationName(String method, String resource) {
+        if (resource.startsWith("List")) {
+            return resource;
+        }
+        String name = verb(method) + resource;
+        return name.equals("DeleteBucketLifecycleConfiguration") ? "DeleteBucketLifecycle" : name;
     }
 
     private static String verb(String method) {

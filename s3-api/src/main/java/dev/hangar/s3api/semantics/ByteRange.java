@@ -33,28 +33,33 @@ record ByteRange(long first, long last) {
         }
         String firstText = matcher.group(1);
         String lastText = matcher.group(2);
-        try {
-            if (firstText.isEmpty()) {
-                if (lastText.isEmpty()) {
-                    return Optional.empty();
-                }
-                long suffix = Long.parseLong(lastText);
-                if (suffix == 0 || size == 0) {
-                    throw unsatisfiable(size);
-                }
-                return Optional.of(new ByteRange(Math.max(0, size - suffix), size - 1));
-            }
-            long first = Long.parseLong(firstText);
-            long last = lastText.isEmpty() ? size - 1 : Math.min(Long.parseLong(lastText), size - 1);
-            if (!lastText.isEmpty() && Long.parseLong(lastText) < first) {
+        if (firstText.isEmpty()) {
+            if (lastText.isEmpty()) {
                 return Optional.empty();
             }
-            if (first >= size) {
+            long suffix = parseOrMax(lastText);
+            if (suffix == 0 || size == 0) {
                 throw unsatisfiable(size);
             }
-            return Optional.of(new ByteRange(first, last));
-        } catch (NumberFormatException tooLarge) {
+            return Optional.of(new ByteRange(Math.max(0, size - suffix), size - 1));
+        }
+        long first = parseOrMax(firstText);
+        long requestedLast = lastText.isEmpty() ? Long.MAX_VALUE : parseOrMax(lastText);
+        if (requestedLast < first) {
             return Optional.empty();
+        }
+        if (first >= size) {
+            throw unsatisfiable(size);
+        }
+        return Optional.of(new ByteRange(first, Math.min(requestedLast, size - 1)));
+    }
+
+    /** A position too large for a long lies beyond the end of any object. */
+    private static long parseOrMax(String digits) {
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException tooLarge) {
+            return Long.MAX_VALUE;
         }
     }
 

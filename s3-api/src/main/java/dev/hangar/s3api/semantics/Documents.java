@@ -65,11 +65,6 @@ final class Documents {
     /** Hangar has one tenant today, so one owner for everything. */
     private final Owner owner = new Owner("hangar", "hangar");
 
-    Documents(S3Settings settings) {
-        // Settings will matter once owners are per access key; kept so the wiring need not change.
-        java.util.Objects.requireNonNull(settings);
-    }
-
     /** The error document, with the BucketName or Key element S3 adds for errors about one. */
     byte[] error(S3Exception error, String resource, @Nullable String bucket, @Nullable String key, String requestId) {
         Map<String, String> extras = new LinkedHashMap<>();

@@ -50,10 +50,22 @@ final class Listings {
 
     static String resumeAfter(String continuationToken) {
         try {
-            return new String(Base64.getUrlDecoder().decode(continuationToken), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw new S3Exception(S3Error.INVALID_ARGUMENT, "The continuation token provided is incorrect");
+            byte[] decoded = Base64.getUrlDecoder().decode(continuationToken);
+            if (decoded.length == 0) {
+                throw invalidToken();
+            }
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(decoded))
+                    .toString();
+        } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException e) {
+            throw invalidToken();
         }
+    }
+
+    private static S3Exception invalidToken() {
+        return new S3Exception(S3Error.INVALID_ARGUMENT, "The continuation token provided is incorrect");
     }
 
     private static int parseNonNegative(String name, String value) {

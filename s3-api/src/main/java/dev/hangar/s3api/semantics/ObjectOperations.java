@@ -37,12 +37,15 @@ final class ObjectOperations {
     private final MetadataStore metadata;
     private final ContentStore content;
     private final Reclamation reclamation;
+    private final Documents documents;
     private final Clock clock;
 
-    ObjectOperations(MetadataStore metadata, ContentStore content, Reclamation reclamation, Clock clock) {
+    ObjectOperations(MetadataStore metadata, ContentStore content, Reclamation reclamation, Documents documents,
+            Clock clock) {
         this.metadata = metadata;
         this.content = content;
         this.reclamation = reclamation;
+        this.documents = documents;
         this.clock = clock;
     }
 
@@ -117,7 +120,7 @@ final class ObjectOperations {
         }
     }
 
-    S3Response copy(S3Request request, Documents documents) {
+    S3Response copy(S3Request request) {
         String bucket = request.requireBucket();
         String key = request.requireKey();
         ObjectKeys.validate(key);

@@ -21,8 +21,8 @@ public final class S3Service {
     public S3Service(ClusterNode node, S3Settings settings, Clock clock) {
         ContentStore content = new ContentStore(node.blocks(), node.metadata(), settings);
         Reclamation reclamation = node::reclaimSoon;
-        Documents documents = new Documents(settings);
-        this.objects = new ObjectOperations(node.metadata(), content, reclamation, clock);
+        Documents documents = new Documents();
+        this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, clock);
         this.buckets = new BucketOperations(node.metadata(), objects, documents, settings);
         this.multipart = new MultipartOperations(node.metadata(), content, objects, reclamation, documents,
                 new UploadIds(clock));
@@ -41,7 +41,7 @@ public final class S3Service {
             case S3Operation.ListMultipartUploads ignored -> multipart.listUploads(request);
             case S3Operation.DeleteObjects ignored -> buckets.deleteObjects(request, payload);
             case S3Operation.PutObject ignored -> objects.put(request, payload);
-            case S3Operation.CopyObject ignored -> objects.copy(request, documents);
+            case S3Operation.CopyObject ignored -> objects.copy(request);
             case S3Operation.GetObject ignored -> objects.get(request, false);
             case S3Operation.HeadObject ignored -> objects.get(request, true);
             case S3Operation.DeleteObject ignored -> objects.delete(request);
