@@ -101,6 +101,7 @@ final class MultipartOperations {
         if (source.versionId() != null && !source.versionId().equals(original.versionId())) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
         }
+        Conditions.forCopySource(request, original.etag(), original.lastModified());
         long offset = 0;
         long length = original.size();
         String rangeHeader = request.header("x-amz-copy-source-range");

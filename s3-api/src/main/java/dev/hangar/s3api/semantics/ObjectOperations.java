@@ -78,6 +78,10 @@ final class ObjectOperations {
 
     S3Response get(S3Request request, boolean headOnly) {
         ObjectVersion version = find(request.requireBucket(), request.requireKey());
+        if (Conditions.forRead(request, version.etag(), version.lastModified()) == Conditions.Outcome.NOT_MODIFIED) {
+            return S3Response.empty(304, Map.of(
+                    "ETag", version.etag(), "Last-Modified", HttpDates.http(version.lastModified())));
+        }
         long size = version.size();
         Optional<ByteRange> range = partRange(request, version);
         if (range.isEmpty()) {
@@ -129,6 +133,7 @@ final class ObjectOperations {
         if (source.versionId() != null && !source.versionId().equals(original.versionId())) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
         }
+        Conditions.forCopySource(request, original.etag(), original.lastModified());
         String directive = Optional.ofNullable(request.header("x-amz-metadata-directive")).orElse("COPY");
         if (!directive.equals("COPY") && !directive.equals("REPLACE")) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown metadata directive: " + directive);
