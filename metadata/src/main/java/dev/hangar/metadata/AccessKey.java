@@ -1,12 +1,43 @@
 package dev.hangar.metadata;
 
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
-/** An access key pair and when it was created. */
-public record AccessKey(String accessKeyId, String secretKey, Instant created) {
+/**
+ * An access key pair, when it was created, and what it may do.
+ *
+ * @param root a root key may do everything, in every bucket; {@code buckets} does not apply to it
+ * @param buckets what a non-root key may do, by bucket name; a bucket it does not name is closed
+ *     to it
+ */
+public record AccessKey(
+        String accessKeyId, String secretKey, Instant created, boolean root, Map<String, BucketPermission> buckets) {
     public AccessKey {
         if (accessKeyId == null || accessKeyId.isEmpty() || secretKey == null || secretKey.isEmpty()) {
             throw new IllegalArgumentException("access key id and secret are required");
         }
+        buckets = Map.copyOf(buckets);
+    }
+
+    /**
+     * A ROOT key: allowed everything, in every bucket. This is the key the server is configured
+     * with or generates at first start, and what every key stored before permissions existed is
+     * read back as.
+     */
+    public AccessKey(String accessKeyId, String secretKey, Instant created) {
+        this(accessKeyId, secretKey, created, true, Map.of());
+    }
+
+    /** This key with {@code permission} on {@code bucket}, or with nothing there if it is null. */
+    public AccessKey withBucketPermission(String bucket, @Nullable BucketPermission permission) {
+        Map<String, BucketPermission> changed = new HashMap<>(buckets);
+        if (permission == null) {
+            changed.remove(bucket);
+        } else {
+            changed.put(bucket, permission);
+        }
+        return new AccessKey(accessKeyId, secretKey, created, root, changed);
     }
 }

@@ -4,6 +4,7 @@ import dev.hangar.blockstore.BlockId;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,6 +18,30 @@ import org.jspecify.annotations.Nullable;
  * <p>Methods block: call them off any event loop. Keys and bucket names compare as UTF-8 bytes,
  * which is S3's listing order. Operations on a closed store throw {@link IllegalStateException};
  * failures of the storage itself throw {@link MetadataStorageException}.
+ *
+ * <h2>Versions</h2>
+ *
+ * <p>A key has a stack of versions, newest first. Where a version stands is decided by the store
+ * when it is written (a later write is always newer), never by its id or its {@code
+ * lastModified}. The newest version is the key's <em>current</em> version. A version whose content
+ * is {@link ObjectContent.DeleteMarker} is a delete marker: when it is current the key counts as
+ * deleted, so {@link #listObjects} does not show it, while {@link #getObject} returns the marker
+ * itself (the S3 layer answers 404 with {@code x-amz-delete-marker}).
+ *
+ * <p>Version ids are the caller's: {@code "null"} ({@link ObjectVersion#NULL_VERSION}) in a bucket
+ * whose versioning was never enabled or is suspended, else an id unique among the versions of the
+ * key. A key holds at most one {@code "null"} version: writing one replaces the previous one.
+ * That is how an unversioned bucket works: every version is {@code "null"}, so each key has one.
+ *
+ * <p>When a version is removed, its blocks are queued for reclamation except those that another
+ * remaining version of the same key, or the version that replaced it, still references.
+ *
+ * <h2>Keys and conditions</h2>
+ *
+ * <p>Object keys that mutations take must not contain U+0000 ({@link IllegalArgumentException});
+ * S3 clients cannot send one. Conditional writes take a {@link Precondition}, which is checked
+ * against the current version under the same lock as the write, so of concurrent writers that all
+ * require {@link Precondition.IfAbsent} exactly one succeeds.
  */
 public interface MetadataStore extends AutoCloseable {
 
@@ -28,9 +53,10 @@ public interface MetadataStore extends AutoCloseable {
     boolean createBucket(BucketRecord bucket);
 
     /**
-     * Deletes an empty bucket.
+     * Deletes an empty bucket, and its configurations with it.
      *
-     * @throws BucketNotEmptyException if it holds objects or multipart uploads
+     * @throws BucketNotEmptyException if it holds any object version (a delete marker or a
+     *     noncurrent version counts, as in S3) or multipart upload
      * @return false if there was no such bucket
      */
     boolean deleteBucket(String name) throws BucketNotEmptyException;
@@ -38,24 +64,77 @@ public interface MetadataStore extends AutoCloseable {
     /** All buckets by name. */
     List<BucketRecord> listBuckets();
 
-    // Objects (current versions)
+    // Objects and their versions
 
+    /**
+     * The current (newest) version of a key: a delete marker if the newest version is one; empty if
+     * the key has no version at all.
+     */
     Optional<ObjectVersion> getObject(String bucket, String key);
 
     /**
-     * Makes {@code version} the current version of its key, replacing (and queuing the blocks of)
-     * the previous one, which is returned. Blocks that {@code version} itself references are not
-     * queued, so a rewrite of the metadata alone keeps its bytes.
+     * Makes {@code version} the newest, so current, version of its key. If its id is {@code "null"}
+     * an existing {@code "null"} version of the key is removed (and its blocks queued, except those
+     * that {@code version} or another version of the key references, so a rewrite of the metadata
+     * alone keeps its bytes) and returned; versions with other ids are kept. If its id is anything
+     * else nothing is removed, and the result is empty. So in an unversioned bucket, where every id
+     * is {@code "null"}, this replaces the object and returns the replaced one.
+     *
+     * <p>A delete marker is put the same way: it becomes current, and the key leaves {@link
+     * #listObjects}.
      *
      * @throws NoSuchBucketException if the bucket does not exist
      */
     Optional<ObjectVersion> putObject(ObjectVersion version) throws NoSuchBucketException;
 
-    /** Removes the current version of a key and queues its blocks; returns what was removed. */
+    /**
+     * {@link #putObject(ObjectVersion)} if the current version of the key meets {@code
+     * precondition}, checked atomically with the write.
+     *
+     * @throws NoSuchBucketException if the bucket does not exist (checked first)
+     * @throws PreconditionFailedException if the precondition is not met; nothing is written, and
+     *     the blocks of {@code version} are not queued: the caller knows whether they are new (then
+     *     it queues them with {@link #queueGarbage}) or belong to a stored version
+     */
+    Optional<ObjectVersion> putObject(ObjectVersion version, Precondition precondition)
+            throws NoSuchBucketException, PreconditionFailedException;
+
+    /** The version of a key that has this id, delete markers included. */
+    Optional<ObjectVersion> getVersion(String bucket, String key, String versionId);
+
+    /**
+     * Removes the {@code "null"} version of a key and queues its blocks; returns what was removed.
+     * That is {@code deleteVersion(bucket, key, "null")}: in an unversioned bucket, where every
+     * version is {@code "null"}, it deletes the object. (A versioned delete puts a delete marker
+     * instead, with {@link #putObject(ObjectVersion)}.)
+     */
     Optional<ObjectVersion> deleteObject(String bucket, String key);
 
     /**
-     * One page of the current versions of a bucket, in key order (UTF-8 bytes).
+     * Removes exactly the version of a key that has this id, delete marker or not, and queues its
+     * blocks (except those another version of the key references). If it was current, the next
+     * newest version becomes current: listed again unless it is a delete marker itself. Returns
+     * what was removed, empty if the key has no version of that id.
+     */
+    Optional<ObjectVersion> deleteVersion(String bucket, String key, String versionId);
+
+    /**
+     * Atomically replaces the version of a key that has this id with {@code change} applied to it,
+     * for changes of its metadata only: tags, object lock, ACL, owner, stored headers. Where it
+     * stands among the versions does not change; if it is current, listings show the change.
+     * {@code change} runs under the key's lock: keep it short, and free of side effects (it may be
+     * run once even if nothing is stored, e.g. when the store then refuses the result).
+     *
+     * @return the changed version; empty if there is no version of that id (change not called)
+     * @throws IllegalArgumentException if the change alters the bucket, key, version id, content,
+     *     size, ETag, checksum or part sizes; nothing is written
+     */
+    Optional<ObjectVersion> updateVersion(
+            String bucket, String key, String versionId, UnaryOperator<ObjectVersion> change);
+
+    /**
+     * One page of the current versions of a bucket, in key order (UTF-8 bytes). Keys whose current
+     * version is a delete marker are left out; noncurrent versions never appear.
      *
      * <p>Keys start with {@code query.prefix()}. With a delimiter, every key that contains it after
      * the prefix is rolled up into one common prefix (the key up to and including that first
@@ -66,6 +145,22 @@ public interface MetadataStore extends AutoCloseable {
      * does not exist lists as empty: the caller checks existence when it matters.
      */
     ObjectListing listObjects(String bucket, ListQuery query);
+
+    /**
+     * One page of every version of a bucket, delete markers included: by key (UTF-8 bytes), then
+     * newest first. Prefix, delimiter roll-up and {@code maxKeys} work as in {@link #listObjects}
+     * (common prefixes count toward {@code maxKeys}); {@link ListedVersion#latest()} marks the
+     * newest version of each key.
+     *
+     * <p>Markers follow S3: with only {@code keyMarker}, versions of keys strictly greater than it
+     * (everything under it if it is a common prefix of this listing); with both, the versions of
+     * that key older than the one whose id is {@code versionIdMarker}, then later keys. If the key
+     * has no version of that id (it was deleted since the previous page), listing resumes after
+     * the key. {@code versionIdMarker} alone is ignored. When truncated, the next markers name the
+     * last version returned, or the last common prefix and no version id. A bucket that does not
+     * exist lists as empty.
+     */
+    VersionListing listVersions(String bucket, VersionQuery query);
 
     // Multipart uploads
 
@@ -108,14 +203,25 @@ public interface MetadataStore extends AutoCloseable {
             int maxUploads);
 
     /**
-     * Atomically makes {@code version} current, removes the upload and all its parts, and queues
-     * the blocks of the replaced version and of every part whose blocks {@code version} does not
-     * reference.
+     * Atomically puts {@code version} as {@link #putObject(ObjectVersion)} does, removes the upload
+     * and all its parts, and queues the blocks of the replaced {@code "null"} version (if any) and
+     * of every part whose blocks {@code version} does not reference. Returns the replaced version.
      *
      * @throws NoSuchUploadException if the upload no longer exists
      */
     Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version)
             throws NoSuchUploadException;
+
+    /**
+     * {@link #completeUpload(MultipartUpload, ObjectVersion)} if the current version of the key
+     * meets {@code precondition}, checked atomically with the write.
+     *
+     * @throws NoSuchUploadException if the upload no longer exists (checked first)
+     * @throws PreconditionFailedException if the precondition is not met; nothing changes, the
+     *     upload and its parts stay
+     */
+    Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version, Precondition precondition)
+            throws NoSuchUploadException, PreconditionFailedException;
 
     /** Removes the upload and its parts and queues their blocks; false if it did not exist. */
     boolean abortUpload(MultipartUpload upload);
@@ -137,13 +243,47 @@ public interface MetadataStore extends AutoCloseable {
      */
     void queueGarbage(Collection<BlockId> ids);
 
+    // Bucket configurations
+
+    /**
+     * The configuration document of one kind of a bucket. Kinds are the S3 layer's ({@code
+     * "versioning"}, {@code "cors"}, {@code "website"}, {@code "lifecycle"}, {@code "policy"},
+     * {@code "acl"}, {@code "tagging"}, {@code "object-lock"}, ...); documents are opaque bytes
+     * to the store. Empty if the bucket has none of that kind, or does not exist.
+     */
+    Optional<byte[]> getBucketConfig(String bucket, String kind);
+
+    /**
+     * Stores the configuration document of one kind, replacing any previous one. Deleting the
+     * bucket deletes its configurations.
+     *
+     * @throws NoSuchBucketException if the bucket does not exist
+     */
+    void putBucketConfig(String bucket, String kind, byte[] document) throws NoSuchBucketException;
+
+    /** Removes the configuration document of one kind; false if there was none. */
+    boolean deleteBucketConfig(String bucket, String kind);
+
     // Access keys
 
     Optional<AccessKey> getAccessKey(String accessKeyId);
 
+    /** Stores the key, replacing any key of the same id. */
     void putAccessKey(AccessKey key);
 
+    /** All keys by id. */
     List<AccessKey> listAccessKeys();
+
+    /** Removes the key; false if there was none. */
+    boolean deleteAccessKey(String accessKeyId);
+
+    /**
+     * Atomically replaces the key with {@code change} applied to it (say to grant a bucket or
+     * rotate the secret); empty, change not called, if there is no such key.
+     *
+     * @throws IllegalArgumentException if the change alters the access key id; nothing is written
+     */
+    Optional<AccessKey> updateAccessKey(String accessKeyId, UnaryOperator<AccessKey> change);
 
     @Override
     void close();

@@ -6,14 +6,24 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One version of an object.
+ * One version of an object: its content, the headers stored with it, and the sub-resources S3
+ * keeps per version (tags, object lock, canned ACL, owner).
  *
- * @param versionId {@code "null"} until versioning exists; records are already keyed to hold many
+ * @param versionId chosen by the caller: {@code "null"} ({@link #NULL_VERSION}) in a bucket that
+ *     never had versioning enabled (or has it suspended), else an id unique among the versions of
+ *     the key. Where the version stands among the others is decided by the store, not by this id
  * @param etag the quoted S3 ETag, e.g. {@code "\"9e10...\""} or {@code "\"...-3\""}
+ * @param content the bytes, or {@link ObjectContent.DeleteMarker} for a delete marker
  * @param headers stored standard headers, lower-case names (content-type, content-encoding,
  *     content-disposition, content-language, cache-control, expires)
  * @param userMetadata {@code x-amz-meta-*} entries, names lower-case without the prefix
  * @param partSizes sizes of the parts of a multipart object, empty for a single PUT
+ * @param tags the object's tag set, empty if it has none
+ * @param lock retention and legal hold, null if neither was ever set
+ * @param cannedAcl the canned ACL given when written or later ({@code "private"}, {@code
+ *     "public-read"}, {@code "public-read-write"}, ...); null means private
+ * @param ownerKeyId the access key id that wrote the version, null if unknown (versions written
+ *     before owners were recorded)
  */
 public record ObjectVersion(
         String bucket,
@@ -26,7 +36,11 @@ public record ObjectVersion(
         Map<String, String> headers,
         Map<String, String> userMetadata,
         @Nullable Checksum checksum,
-        List<Long> partSizes) {
+        List<Long> partSizes,
+        Map<String, String> tags,
+        @Nullable ObjectLock lock,
+        @Nullable String cannedAcl,
+        @Nullable String ownerKeyId) {
 
     public static final String NULL_VERSION = "null";
 
@@ -41,5 +55,53 @@ public record ObjectVersion(
         headers = Map.copyOf(headers);
         userMetadata = Map.copyOf(userMetadata);
         partSizes = List.copyOf(partSizes);
+        tags = Map.copyOf(tags);
+    }
+
+    /** A version without tags, lock, ACL or owner: the fields every version had before they existed. */
+    public ObjectVersion(
+            String bucket,
+            String key,
+            String versionId,
+            Instant lastModified,
+            long size,
+            String etag,
+            ObjectContent content,
+            Map<String, String> headers,
+            Map<String, String> userMetadata,
+            @Nullable Checksum checksum,
+            List<Long> partSizes) {
+        this(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata, checksum, partSizes,
+                Map.of(), null, null, null);
+    }
+
+    /** Whether this version is a delete marker: it says the key was deleted and has no bytes. */
+    public boolean isDeleteMarker() {
+        return content instanceof ObjectContent.DeleteMarker;
+    }
+
+    public ObjectVersion withVersionId(String newVersionId) {
+        return new ObjectVersion(bucket, key, newVersionId, lastModified, size, etag, content, headers, userMetadata,
+                checksum, partSizes, tags, lock, cannedAcl, ownerKeyId);
+    }
+
+    public ObjectVersion withTags(Map<String, String> newTags) {
+        return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata,
+                checksum, partSizes, newTags, lock, cannedAcl, ownerKeyId);
+    }
+
+    public ObjectVersion withLock(@Nullable ObjectLock newLock) {
+        return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata,
+                checksum, partSizes, tags, newLock, cannedAcl, ownerKeyId);
+    }
+
+    public ObjectVersion withCannedAcl(@Nullable String newCannedAcl) {
+        return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata,
+                checksum, partSizes, tags, lock, newCannedAcl, ownerKeyId);
+    }
+
+    public ObjectVersion withOwnerKeyId(@Nullable String newOwnerKeyId) {
+        return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata,
+                checksum, partSizes, tags, lock, cannedAcl, newOwnerKeyId);
     }
 }

@@ -15,10 +15,13 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -934,6 +937,964 @@ public abstract class AbstractMetadataStoreContractTest {
         }
     }
 
+    // Versions
+
+    @Test
+    void versionedPutsKeepEveryVersionNewestFirst() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion first = version("photos", "cat.jpg", "v1", newBlock());
+        ObjectVersion second = version("photos", "cat.jpg", "v2", newBlock());
+        ObjectVersion third = version("photos", "cat.jpg", "v3", newBlock());
+
+        assertThat(store.putObject(first)).isEmpty();
+        assertThat(store.putObject(second)).isEmpty();
+        assertThat(store.putObject(third)).isEmpty();
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(third);
+        assertThat(store.getVersion("photos", "cat.jpg", "v1")).contains(first);
+        assertThat(store.getVersion("photos", "cat.jpg", "v2")).contains(second);
+        assertThat(store.getVersion("photos", "cat.jpg", "v9")).isEmpty();
+        assertThat(store.getVersion("photos", "dog.jpg", "v1")).isEmpty();
+        assertThat(store.getVersion("nowhere", "cat.jpg", "v1")).isEmpty();
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, null, 100))))
+                .containsExactly("cat.jpg v3 latest", "cat.jpg v2", "cat.jpg v1");
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(third);
+        assertThat(store.pendingGarbage(100)).isEmpty();
+    }
+
+    @Test
+    void orderIsTheOrderOfWritesNotOfIdsOrTimes() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion later = version("photos", "k", "a", newBlock());
+        ObjectVersion earlierLooking = new ObjectVersion(
+                "photos", "k", "z", NOW.minusSeconds(3600), 1, "\"e\"", new ObjectContent.Inline(new byte[1]),
+                Map.of(), Map.of(), null, List.of());
+
+        store.putObject(later);
+        store.putObject(earlierLooking);
+
+        assertThat(store.getObject("photos", "k")).contains(earlierLooking);
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, null, 10))))
+                .containsExactly("k z latest", "k a");
+    }
+
+    @Test
+    void nullVersionIsReplacedAndItsBlocksQueued() throws Exception {
+        store.createBucket(bucket("photos"));
+        BlockRef oldNull = newBlock();
+        ObjectVersion firstNull = version("photos", "cat.jpg", "null", oldNull);
+        ObjectVersion versioned = version("photos", "cat.jpg", "v1", newBlock());
+        ObjectVersion secondNull = version("photos", "cat.jpg", "null", newBlock());
+        store.putObject(firstNull);
+        store.putObject(versioned);
+
+        // The "null" version replaced is not the current one: it is older than v1.
+        assertThat(store.putObject(secondNull)).contains(firstNull);
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(secondNull);
+        assertThat(store.getVersion("photos", "cat.jpg", "null")).contains(secondNull);
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, null, 10))))
+                .containsExactly("cat.jpg null latest", "cat.jpg v1");
+        assertThat(store.pendingGarbage(100)).containsExactly(oldNull.id());
+    }
+
+    @Test
+    void nullVersionThatKeepsItsBlocksQueuesNone() throws Exception {
+        store.createBucket(bucket("photos"));
+        BlockRef kept = newBlock();
+        store.putObject(version("photos", "cat.jpg", "null", kept));
+
+        ObjectVersion rewritten = version("photos", "cat.jpg", "null", kept).withTags(Map.of("k", "v"));
+        store.putObject(rewritten);
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(rewritten);
+        assertThat(store.pendingGarbage(100)).isEmpty();
+    }
+
+    @Test
+    void deleteMarkerHidesTheKeyFromListingsButGetObjectReturnsIt() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion live = version("photos", "cat.jpg", "v1", newBlock());
+        ObjectVersion marker = marker("photos", "cat.jpg", "m1");
+        store.putObject(live);
+        store.putObject(inline("photos", "dog.jpg", "woof"));
+
+        assertThat(store.putObject(marker)).isEmpty();
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(marker);
+        assertThat(store.getObject("photos", "cat.jpg").orElseThrow().isDeleteMarker()).isTrue();
+        assertThat(store.getVersion("photos", "cat.jpg", "v1")).contains(live);
+        assertThat(keys(store.listObjects("photos", query("", null, null, 10)))).containsExactly("dog.jpg");
+        assertThat(store.listObjects("photos", query("", "/", null, 10)).entries())
+                .extracting(ObjectVersion::key)
+                .containsExactly("dog.jpg");
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("cat", null, null, null, 10))))
+                .containsExactly("cat.jpg m1 latest", "cat.jpg v1");
+        assertThat(store.pendingGarbage(100)).isEmpty();
+    }
+
+    @Test
+    void aLiveVersionOverADeleteMarkerIsListedAgain() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
+        store.putObject(marker("photos", "cat.jpg", "m1"));
+        store.putObject(marker("photos", "cat.jpg", "m2"));
+        ObjectVersion back = version("photos", "cat.jpg", "v2", newBlock());
+
+        store.putObject(back);
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(back);
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(back);
+    }
+
+    @Test
+    void deletingTheCurrentVersionPromotesTheNextOne() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion first = version("photos", "cat.jpg", "v1", newBlock());
+        ObjectVersion second = version("photos", "cat.jpg", "v2", newBlock());
+        store.putObject(first);
+        store.putObject(second);
+
+        assertThat(store.deleteVersion("photos", "cat.jpg", "v2")).contains(second);
+        assertThat(store.getObject("photos", "cat.jpg")).contains(first);
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(first);
+
+        // A delete marker promoted hides the key again.
+        ObjectVersion marker = marker("photos", "cat.jpg", "m1");
+        store.putObject(marker);
+        ObjectVersion third = version("photos", "cat.jpg", "v3", newBlock());
+        store.putObject(third);
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(third);
+
+        assertThat(store.deleteVersion("photos", "cat.jpg", "v3")).contains(third);
+        assertThat(store.getObject("photos", "cat.jpg")).contains(marker);
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).isEmpty();
+
+        // Removing the marker brings the object back.
+        assertThat(store.deleteVersion("photos", "cat.jpg", "m1")).contains(marker);
+        assertThat(store.getObject("photos", "cat.jpg")).contains(first);
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(first);
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, null, 10))))
+                .containsExactly("cat.jpg v1 latest");
+    }
+
+    @Test
+    void deletingANoncurrentVersionLeavesTheCurrentAlone() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion first = version("photos", "cat.jpg", "v1", newBlock());
+        ObjectVersion second = version("photos", "cat.jpg", "v2", newBlock());
+        ObjectVersion third = version("photos", "cat.jpg", "v3", newBlock());
+        store.putObject(first);
+        store.putObject(second);
+        store.putObject(third);
+
+        assertThat(store.deleteVersion("photos", "cat.jpg", "v2")).contains(second);
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(third);
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(third);
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, null, 10))))
+                .containsExactly("cat.jpg v3 latest", "cat.jpg v1");
+        assertThat(store.deleteVersion("photos", "cat.jpg", "v2")).isEmpty();
+        assertThat(store.deleteVersion("photos", "cat.jpg", "nope")).isEmpty();
+        assertThat(store.deleteVersion("photos", "dog.jpg", "v1")).isEmpty();
+        assertThat(store.deleteVersion("nowhere", "cat.jpg", "v1")).isEmpty();
+    }
+
+    @Test
+    void deletingANoncurrentVersionUnderADeleteMarkerKeepsTheKeyHidden() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
+        ObjectVersion marker = marker("photos", "cat.jpg", "m1");
+        store.putObject(marker);
+
+        store.deleteVersion("photos", "cat.jpg", "v1");
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(marker);
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).isEmpty();
+    }
+
+    @Test
+    void blocksOfRemovedVersionsAreQueuedAndBlocksOfKeptVersionsAreNot() throws Exception {
+        store.createBucket(bucket("photos"));
+        BlockRef onlyFirst = newBlock();
+        BlockRef shared = newBlock();
+        BlockRef onlySecond = newBlock();
+        BlockRef onlyThird = newBlock();
+        store.putObject(version("photos", "cat.jpg", "v1", onlyFirst, shared));
+        store.putObject(version("photos", "cat.jpg", "v2", shared, onlySecond));
+        store.putObject(version("photos", "cat.jpg", "v3", onlyThird));
+        store.putObject(marker("photos", "cat.jpg", "m1"));
+        assertThat(store.pendingGarbage(100)).isEmpty();
+
+        store.deleteVersion("photos", "cat.jpg", "v1");
+        assertThat(store.pendingGarbage(100)).containsExactly(onlyFirst.id());
+
+        store.deleteVersion("photos", "cat.jpg", "m1");
+        assertThat(store.pendingGarbage(100)).containsExactly(onlyFirst.id());
+
+        store.deleteVersion("photos", "cat.jpg", "v2");
+        assertThat(store.pendingGarbage(100))
+                .containsExactlyInAnyOrder(onlyFirst.id(), shared.id(), onlySecond.id());
+        assertThat(store.getObject("photos", "cat.jpg").orElseThrow().versionId()).isEqualTo("v3");
+    }
+
+    @Test
+    void replacedNullVersionKeepsBlocksThatAnotherVersionReferences() throws Exception {
+        store.createBucket(bucket("photos"));
+        BlockRef shared = newBlock();
+        BlockRef own = newBlock();
+        store.putObject(version("photos", "cat.jpg", "null", shared, own));
+        store.putObject(version("photos", "cat.jpg", "v1", shared));
+
+        store.putObject(inline("photos", "cat.jpg", "new"));
+
+        assertThat(store.pendingGarbage(100)).containsExactly(own.id());
+    }
+
+    @Test
+    void deleteObjectRemovesOnlyTheNullVersion() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion versioned = version("photos", "cat.jpg", "v1", newBlock());
+        BlockRef nullBlock = newBlock();
+        ObjectVersion nullVersion = version("photos", "cat.jpg", "null", nullBlock);
+        store.putObject(versioned);
+        store.putObject(nullVersion);
+
+        assertThat(store.deleteObject("photos", "cat.jpg")).contains(nullVersion);
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(versioned);
+        assertThat(store.pendingGarbage(100)).containsExactly(nullBlock.id());
+        assertThat(store.deleteObject("photos", "cat.jpg")).isEmpty();
+        assertThat(store.getObject("photos", "cat.jpg")).contains(versioned);
+    }
+
+    @Test
+    void keyWithoutVersionsLeavesNoTrace() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
+        store.putObject(marker("photos", "cat.jpg", "m1"));
+
+        store.deleteVersion("photos", "cat.jpg", "m1");
+        store.deleteVersion("photos", "cat.jpg", "v1");
+
+        assertThat(store.getObject("photos", "cat.jpg")).isEmpty();
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).isEmpty();
+        assertThat(store.listVersions("photos", versionQuery("", null, null, null, 10)).versions()).isEmpty();
+        assertThat(store.deleteBucket("photos")).isTrue();
+    }
+
+    @Test
+    void bucketWithOnlyDeleteMarkersIsNotEmpty() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(marker("photos", "gone", "m1"));
+
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).isEmpty();
+        assertThatThrownBy(() -> store.deleteBucket("photos")).isInstanceOf(BucketNotEmptyException.class);
+
+        store.deleteVersion("photos", "gone", "m1");
+        assertThat(store.deleteBucket("photos")).isTrue();
+    }
+
+    @Test
+    void bucketWithOnlyNoncurrentVersionsIsNotEmpty() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
+        store.putObject(marker("photos", "cat.jpg", "m1"));
+        store.deleteVersion("photos", "cat.jpg", "m1");
+        store.putObject(marker("photos", "cat.jpg", "m2"));
+
+        assertThatThrownBy(() -> store.deleteBucket("photos")).isInstanceOf(BucketNotEmptyException.class);
+        assertThat(store.getBucket("photos")).isPresent();
+    }
+
+    @Test
+    void keysContainingNulAreRefusedByMutations() throws Exception {
+        store.createBucket(bucket("photos"));
+
+        assertThatThrownBy(() -> store.putObject(inline("photos", "bad\0key", "x")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.getObject("photos", "bad\0key")).isEmpty();
+        assertThat(store.getVersion("photos", "bad\0key", "null")).isEmpty();
+        assertThat(store.deleteObject("photos", "bad\0key")).isEmpty();
+    }
+
+    // Listing versions
+
+    @Test
+    void versionsAreListedByKeyThenNewestFirst() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.createBucket(bucket("photos2"));
+        store.putObject(version("photos", "b", "b1", newBlock()));
+        store.putObject(version("photos", "a", "a1", newBlock()));
+        store.putObject(marker("photos", "ab", "ab1"));
+        store.putObject(version("photos", "a/x", "ax1", newBlock()));
+        store.putObject(version("photos", "b", "b2", newBlock()));
+        store.putObject(marker("photos", "a", "a2"));
+        store.putObject(version("photos", "a", "a3", newBlock()));
+        store.putObject(version("photos2", "a", "other", newBlock()));
+
+        VersionListing listing = store.listVersions("photos", versionQuery("", null, null, null, 100));
+
+        assertThat(listedVersions(listing))
+                .containsExactly("a a3 latest", "a a2", "a a1", "a/x ax1 latest", "ab ab1 latest", "b b2 latest", "b b1");
+        assertThat(listing.versions().get(4).version().isDeleteMarker()).isTrue();
+        assertThat(listing.commonPrefixes()).isEmpty();
+        assertThat(listing.truncated()).isFalse();
+        assertThat(listing.nextKeyMarker()).isNull();
+        assertThat(listing.nextVersionIdMarker()).isNull();
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("a", null, null, null, 100))))
+                .containsExactly("a a3 latest", "a a2", "a a1", "a/x ax1 latest", "ab ab1 latest");
+        assertThat(store.listVersions("nowhere", versionQuery("", null, null, null, 100)).versions()).isEmpty();
+    }
+
+    @Test
+    void listedVersionsAreFullRecords() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion version = version("photos", "cat.jpg", "v1", newBlock())
+                .withTags(Map.of("colour", "black"))
+                .withCannedAcl("public-read");
+        store.putObject(version);
+
+        assertThat(store.listVersions("photos", versionQuery("", null, null, null, 10)).versions())
+                .containsExactly(new ListedVersion(version, true));
+    }
+
+    @Test
+    void versionsRollUpAtTheDelimiter() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "photos/2024/jan.jpg", "j1", newBlock()));
+        store.putObject(version("photos", "photos/2024/jan.jpg", "j2", newBlock()));
+        store.putObject(marker("photos", "photos/2025/gone.jpg", "g1"));
+        store.putObject(version("photos", "photos/index.html", "i1", newBlock()));
+        store.putObject(marker("photos", "top", "t2"));
+        store.putObject(version("photos", "a.txt", "a1", newBlock()));
+
+        VersionListing top = store.listVersions("photos", versionQuery("", "/", null, null, 100));
+        assertThat(listedVersions(top)).containsExactly("a.txt a1 latest", "top t2 latest");
+        assertThat(top.commonPrefixes()).containsExactly("photos/");
+
+        VersionListing nested = store.listVersions("photos", versionQuery("photos/", "/", null, null, 100));
+        assertThat(listedVersions(nested)).containsExactly("photos/index.html i1 latest");
+        // A folder holding only a delete marker is still a common prefix of the version listing.
+        assertThat(nested.commonPrefixes()).containsExactly("photos/2024/", "photos/2025/");
+    }
+
+    @Test
+    void versionListingFollowsS3Markers() throws Exception {
+        store.createBucket(bucket("photos"));
+        for (String id : List.of("a1", "a2", "a3")) {
+            store.putObject(version("photos", "a", id, newBlock()));
+        }
+        store.putObject(version("photos", "a/x", "x1", newBlock()));
+        store.putObject(version("photos", "b", "b1", newBlock()));
+        store.putObject(version("photos", "b", "b2", newBlock()));
+
+        // Key marker only: keys strictly after it.
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, "a", null, 100))))
+                .containsExactly("a/x x1 latest", "b b2 latest", "b b1");
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, "a/", null, 100))))
+                .containsExactly("a/x x1 latest", "b b2 latest", "b b1");
+        // Both: the versions of the key older than the marker version, then later keys.
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, "a", "a3", 100))))
+                .containsExactly("a a2", "a a1", "a/x x1 latest", "b b2 latest", "b b1");
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, "a", "a1", 100))))
+                .containsExactly("a/x x1 latest", "b b2 latest", "b b1");
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, "b", "b2", 100))))
+                .containsExactly("b b1");
+        // A version id marker that the key does not have: resume after the key.
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, "a", "gone", 100))))
+                .containsExactly("a/x x1 latest", "b b2 latest", "b b1");
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, "aa", "a2", 100))))
+                .containsExactly("b b2 latest", "b b1");
+        // A version id marker alone is ignored.
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, "a2", 100))))
+                .hasSize(6);
+        // A key marker that is a common prefix skips everything under it.
+        VersionListing afterPrefix = store.listVersions("photos", versionQuery("", "/", "a/", null, 100));
+        assertThat(listedVersions(afterPrefix)).containsExactly("b b2 latest", "b b1");
+        assertThat(afterPrefix.commonPrefixes()).isEmpty();
+    }
+
+    @Test
+    void truncatedVersionPageNamesItsLastVersionOrCommonPrefix() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "a", "a1", newBlock()));
+        store.putObject(version("photos", "a", "a2", newBlock()));
+        store.putObject(version("photos", "d/x", "x1", newBlock()));
+        store.putObject(version("photos", "z", "z1", newBlock()));
+
+        VersionListing first = store.listVersions("photos", versionQuery("", "/", null, null, 1));
+        assertThat(listedVersions(first)).containsExactly("a a2 latest");
+        assertThat(first.truncated()).isTrue();
+        assertThat(first.nextKeyMarker()).isEqualTo("a");
+        assertThat(first.nextVersionIdMarker()).isEqualTo("a2");
+
+        VersionListing second = store.listVersions("photos", versionQuery("", "/", "a", "a2", 2));
+        assertThat(listedVersions(second)).containsExactly("a a1");
+        assertThat(second.commonPrefixes()).containsExactly("d/");
+        assertThat(second.truncated()).isTrue();
+        assertThat(second.nextKeyMarker()).isEqualTo("d/");
+        assertThat(second.nextVersionIdMarker()).isNull();
+
+        VersionListing third = store.listVersions("photos", versionQuery("", "/", "d/", null, 2));
+        assertThat(listedVersions(third)).containsExactly("z z1 latest");
+        assertThat(third.truncated()).isFalse();
+        assertThat(third.nextKeyMarker()).isNull();
+        assertThat(third.nextVersionIdMarker()).isNull();
+
+        VersionListing empty = store.listVersions("photos", versionQuery("", null, null, null, 0));
+        assertThat(empty.versions()).isEmpty();
+        assertThat(empty.truncated()).isFalse();
+    }
+
+    @Test
+    void versionPaginationReturnsEveryVersionExactlyOnce() throws Exception {
+        store.createBucket(bucket("photos"));
+        // 60 keys in 6 folders, 1 to 9 versions each, some of them delete markers: 300 versions.
+        List<String> expected = new ArrayList<>();
+        List<ObjectVersion> writes = new ArrayList<>();
+        for (int key = 0; key < 60; key++) {
+            String name = "dir%d/key%02d".formatted(key % 6, key);
+            int count = 1 + (key * 7) % 9;
+            List<String> newestFirst = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String id = "%s-v%d".formatted(name, i);
+                writes.add(i % 4 == 3 ? marker("photos", name, id) : inline("photos", name, id).withVersionId(id));
+                newestFirst.addFirst(name + " " + id + (i == count - 1 ? " latest" : ""));
+            }
+            expected.add(String.join("\n", newestFirst));
+        }
+        // Interleave the writes of different keys: the order among keys must not matter.
+        Collections.shuffle(writes, new java.util.Random(42));
+        writes.sort(Comparator.comparing(version -> Integer.parseInt(version.versionId().replaceAll(".*-v", ""))));
+        for (ObjectVersion write : writes) {
+            store.putObject(write);
+        }
+        List<String> sortedExpected = new ArrayList<>();
+        expected.stream()
+                .sorted(Comparator.comparing(block -> block.substring(0, block.indexOf(' ')), UTF8_ORDER))
+                .forEach(block -> sortedExpected.addAll(List.of(block.split("\n"))));
+        assertThat(sortedExpected).hasSize(300);
+
+        assertThat(listAllVersions("", null, 1000)).containsExactlyElementsOf(sortedExpected);
+        for (int pageSize : List.of(1, 7, 50, 299, 300)) {
+            assertThat(listAllVersions("", null, pageSize)).as("page size %d", pageSize)
+                    .containsExactlyElementsOf(sortedExpected);
+        }
+        assertThat(listAllVersions("dir3/", null, 4))
+                .containsExactlyElementsOf(sortedExpected.stream().filter(line -> line.startsWith("dir3/")).toList());
+        assertThat(listAllVersions("", "/", 1))
+                .containsExactly("dir0/", "dir1/", "dir2/", "dir3/", "dir4/", "dir5/");
+    }
+
+    // Conditional writes
+
+    @Test
+    void ifAbsentSucceedsOnANewKeyAndOverADeleteMarker() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion first = inline("photos", "new", "one");
+
+        assertThat(store.putObject(first, new Precondition.IfAbsent())).isEmpty();
+        assertThat(store.getObject("photos", "new")).contains(first);
+
+        store.putObject(version("photos", "gone", "v1", newBlock()));
+        store.putObject(marker("photos", "gone", "m1"));
+        ObjectVersion back = version("photos", "gone", "v2", newBlock());
+        assertThat(store.putObject(back, new Precondition.IfAbsent())).isEmpty();
+        assertThat(store.getObject("photos", "gone")).contains(back);
+    }
+
+    @Test
+    void ifAbsentFailsOverALiveObjectAndWritesNothing() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion existing = withBlocks("photos", "cat.jpg", newBlock());
+        store.putObject(existing);
+
+        assertThatThrownBy(() -> store.putObject(inline("photos", "cat.jpg", "other"), new Precondition.IfAbsent()))
+                .isInstanceOf(PreconditionFailedException.class);
+        assertThatThrownBy(() -> store.putObject(version("photos", "cat.jpg", "v2"), new Precondition.IfAbsent()))
+                .isInstanceOf(PreconditionFailedException.class);
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(existing);
+        assertThat(store.listVersions("photos", versionQuery("", null, null, null, 10)).versions()).hasSize(1);
+        assertThat(store.pendingGarbage(100)).isEmpty();
+    }
+
+    @Test
+    void missingBucketIsReportedBeforeThePrecondition() {
+        assertThatThrownBy(() -> store.putObject(inline("nowhere", "k", "x"), new Precondition.IfEtagMatches("x")))
+                .isInstanceOf(NoSuchBucketException.class);
+    }
+
+    @Test
+    void ifEtagMatchesComparesTheCurrentEtagIgnoringQuotes() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion existing = inline("photos", "note.txt", "one");
+        store.putObject(existing);
+        ObjectVersion second = inline("photos", "note.txt", "two");
+        ObjectVersion third = inline("photos", "note.txt", "three");
+
+        assertThat(store.putObject(second, new Precondition.IfEtagMatches("\"etag-one\""))).contains(existing);
+        assertThat(store.putObject(third, new Precondition.IfEtagMatches("etag-two"))).contains(second);
+        assertThatThrownBy(() -> store.putObject(existing, new Precondition.IfEtagMatches("\"etag-two\"")))
+                .isInstanceOf(PreconditionFailedException.class);
+        assertThatThrownBy(() -> store.putObject(existing, new Precondition.IfEtagMatches("etag-thre")))
+                .isInstanceOf(PreconditionFailedException.class);
+        assertThat(store.getObject("photos", "note.txt")).contains(third);
+
+        assertThat(store.putObject(inline("photos", "any", "x"), new Precondition.None())).isEmpty();
+    }
+
+    @Test
+    void ifEtagMatchesFailsWithoutALiveCurrentVersion() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion live = version("photos", "gone", "v1", newBlock());
+        store.putObject(live);
+        store.putObject(marker("photos", "gone", "m1"));
+
+        // The marker is current: the older version's ETag does not count.
+        assertThatThrownBy(() -> store.putObject(inline("photos", "gone", "x"), new Precondition.IfEtagMatches(live.etag())))
+                .isInstanceOf(PreconditionFailedException.class);
+        assertThatThrownBy(() -> store.putObject(inline("photos", "never", "x"), new Precondition.IfEtagMatches("\"e\"")))
+                .isInstanceOf(PreconditionFailedException.class);
+        assertThat(store.getObject("photos", "never")).isEmpty();
+    }
+
+    @Test
+    void completeUploadChecksItsPrecondition() throws Exception {
+        MultipartUpload upload = startUpload("photos", "big.iso", "u1");
+        Part part = part("u1", 1, newBlock());
+        store.putPart(upload, part);
+        ObjectVersion existing = inline("photos", "big.iso", "small");
+        store.putObject(existing);
+        ObjectVersion completed = withBlocks("photos", "big.iso", part.blocks().getFirst());
+
+        assertThatThrownBy(() -> store.completeUpload(upload, completed, new Precondition.IfAbsent()))
+                .isInstanceOf(PreconditionFailedException.class);
+        assertThatThrownBy(() -> store.completeUpload(upload, completed, new Precondition.IfEtagMatches("nope")))
+                .isInstanceOf(PreconditionFailedException.class);
+
+        // Nothing changed: the upload and its part are still there, nothing was queued.
+        assertThat(store.getObject("photos", "big.iso")).contains(existing);
+        assertThat(store.getUpload("photos", "big.iso", "u1")).contains(upload);
+        assertThat(store.getPart("u1", 1)).contains(part);
+        assertThat(store.pendingGarbage(100)).isEmpty();
+
+        assertThat(store.completeUpload(upload, completed, new Precondition.IfEtagMatches("etag-small")))
+                .contains(existing);
+        assertThat(store.getObject("photos", "big.iso")).contains(completed);
+        assertThat(store.getUpload("photos", "big.iso", "u1")).isEmpty();
+    }
+
+    @Test
+    void completeUploadIfAbsentSucceedsOnANewKeyAndMissingUploadComesFirst() throws Exception {
+        MultipartUpload upload = startUpload("photos", "big.iso", "u1");
+        Part part = part("u1", 1, newBlock());
+        store.putPart(upload, part);
+        ObjectVersion completed = version("photos", "big.iso", "v1", part.blocks().getFirst());
+
+        assertThat(store.completeUpload(upload, completed, new Precondition.IfAbsent())).isEmpty();
+
+        assertThat(store.getObject("photos", "big.iso")).contains(completed);
+        assertThatThrownBy(() -> store.completeUpload(upload, completed, new Precondition.IfAbsent()))
+                .isInstanceOf(NoSuchUploadException.class);
+    }
+
+    @Test
+    void completeUploadKeepsOtherVersions() throws Exception {
+        MultipartUpload upload = startUpload("photos", "big.iso", "u1");
+        Part part = part("u1", 1, newBlock());
+        store.putPart(upload, part);
+        ObjectVersion older = version("photos", "big.iso", "v1", newBlock());
+        store.putObject(older);
+        ObjectVersion completed = version("photos", "big.iso", "v2", part.blocks().getFirst());
+
+        assertThat(store.completeUpload(upload, completed)).isEmpty();
+
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, null, 10))))
+                .containsExactly("big.iso v2 latest", "big.iso v1");
+        assertThat(store.pendingGarbage(100)).isEmpty();
+    }
+
+    @Test
+    void concurrentIfAbsentWritesOfOneKeyHaveExactlyOneWinner() throws Exception {
+        store.createBucket(bucket("photos"));
+        int threads = 16;
+        for (int round = 0; round < 5; round++) {
+            String key = "lock-" + round;
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Boolean>> attempts = new ArrayList<>();
+            try (ExecutorService executor = Executors.newFixedThreadPool(threads)) {
+                for (int thread = 0; thread < threads; thread++) {
+                    ObjectVersion attempt = version("photos", key, "t" + thread, newBlock());
+                    attempts.add(executor.submit(() -> {
+                        start.await();
+                        try {
+                            store.putObject(attempt, new Precondition.IfAbsent());
+                            return true;
+                        } catch (PreconditionFailedException lost) {
+                            return false;
+                        }
+                    }));
+                }
+                start.countDown();
+                int winners = 0;
+                for (Future<Boolean> attempt : attempts) {
+                    winners += attempt.get() ? 1 : 0;
+                }
+                assertThat(winners).as("winners of round %d", round).isEqualTo(1);
+            }
+            assertThat(store.listVersions("photos", versionQuery(key, null, null, null, 100)).versions()).hasSize(1);
+        }
+    }
+
+    @Test
+    void concurrentVersionedPutsKeepEveryVersionInOrderPerWriter() throws Exception {
+        store.createBucket(bucket("photos"));
+        int threads = 8;
+        int writesPerThread = 25;
+        try (ExecutorService executor = Executors.newFixedThreadPool(threads)) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int thread = 0; thread < threads; thread++) {
+                int writer = thread;
+                futures.add(executor.submit(() -> {
+                    for (int i = 0; i < writesPerThread; i++) {
+                        store.putObject(version("photos", "hot", "w%d-%03d".formatted(writer, i), newBlock()));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+
+        List<ListedVersion> versions =
+                store.listVersions("photos", versionQuery("", null, null, null, 1000)).versions();
+        assertThat(versions).hasSize(threads * writesPerThread);
+        assertThat(versions.stream().filter(ListedVersion::latest).toList()).hasSize(1);
+        assertThat(store.getObject("photos", "hot")).contains(versions.getFirst().version());
+        for (int writer = 0; writer < threads; writer++) {
+            String own = "w" + writer + "-";
+            List<String> newestFirst = versions.stream()
+                    .map(listed -> listed.version().versionId())
+                    .filter(id -> id.startsWith(own))
+                    .toList();
+            assertThat(newestFirst).isSortedAccordingTo(Comparator.<String>reverseOrder());
+        }
+        assertThat(store.pendingGarbage(1000)).isEmpty();
+    }
+
+    // Metadata updates
+
+    @Test
+    void tagsChangeIsVisibleEverywhere() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion version = version("photos", "cat.jpg", "v1", newBlock());
+        store.putObject(version);
+
+        Optional<ObjectVersion> updated =
+                store.updateVersion("photos", "cat.jpg", "v1", current -> current.withTags(Map.of("colour", "black")));
+
+        ObjectVersion expected = version.withTags(Map.of("colour", "black"));
+        assertThat(updated).contains(expected);
+        assertThat(store.getObject("photos", "cat.jpg")).contains(expected);
+        assertThat(store.getVersion("photos", "cat.jpg", "v1")).contains(expected);
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(expected);
+        assertThat(store.pendingGarbage(100)).isEmpty();
+    }
+
+    @Test
+    void updatingANoncurrentVersionLeavesTheCurrentAndTheOrderAlone() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion old = version("photos", "cat.jpg", "v1", newBlock());
+        ObjectVersion current = version("photos", "cat.jpg", "v2", newBlock());
+        store.putObject(old);
+        store.putObject(current);
+        ObjectLock lock = new ObjectLock(RetentionMode.GOVERNANCE, NOW.plusSeconds(86_400), true);
+
+        store.updateVersion("photos", "cat.jpg", "v1", version -> version.withLock(lock).withCannedAcl("public-read"));
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(current);
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(current);
+        assertThat(store.getVersion("photos", "cat.jpg", "v1"))
+                .contains(old.withLock(lock).withCannedAcl("public-read"));
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, null, 10))))
+                .containsExactly("cat.jpg v2 latest", "cat.jpg v1");
+    }
+
+    @Test
+    void updatingADeleteMarkerKeepsTheKeyHidden() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(marker("photos", "gone", "m1"));
+
+        store.updateVersion("photos", "gone", "m1", marker -> marker.withOwnerKeyId("GK1"));
+
+        assertThat(store.getObject("photos", "gone")).contains(marker("photos", "gone", "m1").withOwnerKeyId("GK1"));
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).isEmpty();
+    }
+
+    @Test
+    void updatesThatChangeContentOrIdentityAreRefused() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion version = version("photos", "cat.jpg", "v1", newBlock());
+        store.putObject(version);
+        List<UnaryOperator<ObjectVersion>> refused = List.of(
+                current -> withBlocks("photos", "cat.jpg", newBlock()).withVersionId("v1"),
+                current -> current.withVersionId("v2"),
+                current -> new ObjectVersion(
+                        current.bucket(), current.key(), current.versionId(), current.lastModified(), current.size() + 1,
+                        current.etag(), current.content(), current.headers(), current.userMetadata(),
+                        current.checksum(), current.partSizes()),
+                current -> new ObjectVersion(
+                        current.bucket(), current.key(), current.versionId(), current.lastModified(), current.size(),
+                        "\"other\"", current.content(), current.headers(), current.userMetadata(),
+                        current.checksum(), current.partSizes()),
+                current -> marker("photos", "cat.jpg", "v1"),
+                current -> version("photos", "dog.jpg", "v1", newBlock()));
+
+        for (UnaryOperator<ObjectVersion> change : refused) {
+            assertThatThrownBy(() -> store.updateVersion("photos", "cat.jpg", "v1", change))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(version);
+        assertThat(store.getVersion("photos", "cat.jpg", "v2")).isEmpty();
+    }
+
+    @Test
+    void updatingAMissingVersionDoesNotCallTheChange() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
+        UnaryOperator<ObjectVersion> mustNotRun = version -> {
+            throw new AssertionError("change called");
+        };
+
+        assertThat(store.updateVersion("photos", "cat.jpg", "v2", mustNotRun)).isEmpty();
+        assertThat(store.updateVersion("photos", "dog.jpg", "v1", mustNotRun)).isEmpty();
+        assertThat(store.updateVersion("nowhere", "cat.jpg", "v1", mustNotRun)).isEmpty();
+    }
+
+    @Test
+    void concurrentUpdatesOfOneVersionAreNotLost() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
+        int threads = 8;
+        try (ExecutorService executor = Executors.newFixedThreadPool(threads)) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int thread = 0; thread < threads; thread++) {
+                String tag = "t" + thread;
+                futures.add(executor.submit(() -> store.updateVersion("photos", "cat.jpg", "v1", current -> {
+                    Map<String, String> tags = new java.util.HashMap<>(current.tags());
+                    tags.put(tag, "x");
+                    return current.withTags(tags);
+                })));
+            }
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+
+        assertThat(store.getObject("photos", "cat.jpg").orElseThrow().tags()).hasSize(threads);
+    }
+
+    // Bucket configurations
+
+    @Test
+    void bucketConfigurationsArePutReadAndDeleted() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.createBucket(bucket("photos2"));
+        byte[] versioning = "<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>".getBytes(UTF_8);
+        byte[] cors = {0, 1, 2, (byte) 0xFF};
+
+        store.putBucketConfig("photos", "versioning", versioning);
+        store.putBucketConfig("photos", "cors", cors);
+
+        assertThat(store.getBucketConfig("photos", "versioning")).hasValueSatisfying(
+                document -> assertThat(document).isEqualTo(versioning));
+        assertThat(store.getBucketConfig("photos", "cors")).hasValueSatisfying(
+                document -> assertThat(document).isEqualTo(cors));
+        assertThat(store.getBucketConfig("photos", "website")).isEmpty();
+        assertThat(store.getBucketConfig("photos2", "versioning")).isEmpty();
+        assertThat(store.getBucketConfig("nowhere", "versioning")).isEmpty();
+
+        byte[] suspended = "<VersioningConfiguration><Status>Suspended</Status></VersioningConfiguration>".getBytes(UTF_8);
+        store.putBucketConfig("photos", "versioning", suspended);
+        assertThat(store.getBucketConfig("photos", "versioning")).hasValueSatisfying(
+                document -> assertThat(document).isEqualTo(suspended));
+
+        assertThat(store.deleteBucketConfig("photos", "cors")).isTrue();
+        assertThat(store.deleteBucketConfig("photos", "cors")).isFalse();
+        assertThat(store.deleteBucketConfig("nowhere", "cors")).isFalse();
+        assertThat(store.getBucketConfig("photos", "cors")).isEmpty();
+        assertThat(store.getBucketConfig("photos", "versioning")).isPresent();
+    }
+
+    @Test
+    void emptyBucketConfigurationIsKept() throws Exception {
+        store.createBucket(bucket("photos"));
+
+        store.putBucketConfig("photos", "policy", new byte[0]);
+
+        assertThat(store.getBucketConfig("photos", "policy")).hasValueSatisfying(
+                document -> assertThat(document).isEmpty());
+    }
+
+    @Test
+    void bucketConfigurationOfAMissingBucketIsRefused() {
+        assertThatThrownBy(() -> store.putBucketConfig("nowhere", "cors", new byte[] {1}))
+                .isInstanceOf(NoSuchBucketException.class);
+        assertThat(store.getBucketConfig("nowhere", "cors")).isEmpty();
+    }
+
+    @Test
+    void bucketConfigurationsGoWithTheBucket() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.createBucket(bucket("photos2"));
+        store.putBucketConfig("photos", "versioning", new byte[] {1});
+        store.putBucketConfig("photos", "lifecycle", new byte[] {2});
+        store.putBucketConfig("photos2", "versioning", new byte[] {3});
+
+        assertThat(store.deleteBucket("photos")).isTrue();
+
+        assertThat(store.getBucketConfig("photos", "versioning")).isEmpty();
+        assertThat(store.getBucketConfig("photos", "lifecycle")).isEmpty();
+        assertThat(store.getBucketConfig("photos2", "versioning")).isPresent();
+        store.createBucket(bucket("photos"));
+        assertThat(store.getBucketConfig("photos", "versioning")).isEmpty();
+    }
+
+    @Test
+    void bucketThatIsNotEmptyKeepsItsConfigurations() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putBucketConfig("photos", "versioning", new byte[] {1});
+        store.putObject(marker("photos", "gone", "m1"));
+
+        assertThatThrownBy(() -> store.deleteBucket("photos")).isInstanceOf(BucketNotEmptyException.class);
+
+        assertThat(store.getBucketConfig("photos", "versioning")).isPresent();
+    }
+
+    // Access key permissions
+
+    @Test
+    void keyOfThreeArgumentsIsARootKey() {
+        AccessKey root = new AccessKey("GK1", "secret", NOW);
+        store.putAccessKey(root);
+
+        AccessKey read = store.getAccessKey("GK1").orElseThrow();
+        assertThat(read.root()).isTrue();
+        assertThat(read.buckets()).isEmpty();
+    }
+
+    @Test
+    void accessKeysWithPermissionsRoundTrip() {
+        AccessKey limited = new AccessKey("GK2", "secret-2", NOW, false, Map.of(
+                "photos", new BucketPermission(true, false, false),
+                "videos", new BucketPermission(true, true, true)));
+        store.putAccessKey(limited);
+        store.putAccessKey(new AccessKey("GK1", "secret-1", NOW));
+
+        assertThat(store.getAccessKey("GK2")).contains(limited);
+        assertThat(store.listAccessKeys()).extracting(AccessKey::accessKeyId).containsExactly("GK1", "GK2");
+        assertThat(store.listAccessKeys().get(1)).isEqualTo(limited);
+    }
+
+    @Test
+    void accessKeysAreUpdated() {
+        store.putAccessKey(new AccessKey("GK1", "secret", NOW, false, Map.of()));
+
+        Optional<AccessKey> granted = store.updateAccessKey(
+                "GK1", key -> key.withBucketPermission("photos", new BucketPermission(true, true, false)));
+        assertThat(granted.orElseThrow().buckets()).containsEntry("photos", new BucketPermission(true, true, false));
+        assertThat(store.getAccessKey("GK1")).isEqualTo(granted);
+
+        Optional<AccessKey> revoked = store.updateAccessKey("GK1", key -> key.withBucketPermission("photos", null));
+        assertThat(revoked.orElseThrow().buckets()).isEmpty();
+        assertThat(store.getAccessKey("GK1")).isEqualTo(revoked);
+
+        AccessKey rotated = new AccessKey("GK1", "rotated", NOW, false, Map.of());
+        assertThat(store.updateAccessKey("GK1", key -> rotated)).contains(rotated);
+        assertThat(store.getAccessKey("GK1")).contains(rotated);
+    }
+
+    @Test
+    void accessKeyUpdateThatChangesTheIdIsRefused() {
+        AccessKey key = new AccessKey("GK1", "secret", NOW);
+        store.putAccessKey(key);
+
+        assertThatThrownBy(() -> store.updateAccessKey("GK1", current -> new AccessKey("GK2", "secret", NOW)))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        assertThat(store.listAccessKeys()).containsExactly(key);
+        assertThat(store.updateAccessKey("GK9", current -> {
+            throw new AssertionError("change called");
+        })).isEmpty();
+    }
+
+    @Test
+    void concurrentAccessKeyUpdatesAreNotLost() throws Exception {
+        store.putAccessKey(new AccessKey("GK1", "secret", NOW, false, Map.of()));
+        int threads = 8;
+        try (ExecutorService executor = Executors.newFixedThreadPool(threads)) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int thread = 0; thread < threads; thread++) {
+                String granted = "bucket-" + thread;
+                futures.add(executor.submit(() -> store.updateAccessKey(
+                        "GK1", key -> key.withBucketPermission(granted, new BucketPermission(true, false, false)))));
+            }
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+
+        assertThat(store.getAccessKey("GK1").orElseThrow().buckets()).hasSize(threads);
+    }
+
+    @Test
+    void accessKeysAreDeleted() {
+        store.putAccessKey(new AccessKey("GK1", "secret-1", NOW));
+        store.putAccessKey(new AccessKey("GK2", "secret-2", NOW));
+
+        assertThat(store.deleteAccessKey("GK1")).isTrue();
+        assertThat(store.deleteAccessKey("GK1")).isFalse();
+        assertThat(store.deleteAccessKey("GK3")).isFalse();
+
+        assertThat(store.getAccessKey("GK1")).isEmpty();
+        assertThat(store.listAccessKeys()).extracting(AccessKey::accessKeyId).containsExactly("GK2");
+    }
+
+    // Durability of versions
+
+    @Test
+    void versionsConfigurationsAndPermissionsSurviveCloseAndReopen() throws Exception {
+        assumeThat(isDurable()).as("store keeps data across reopen").isTrue();
+        store.createBucket(bucket("photos"));
+        ObjectVersion first = version("photos", "cat.jpg", "v1", newBlock())
+                .withLock(new ObjectLock(RetentionMode.COMPLIANCE, NOW.plusSeconds(60), false));
+        ObjectVersion marker = marker("photos", "cat.jpg", "m1");
+        store.putObject(first);
+        store.putObject(marker);
+        store.putBucketConfig("photos", "versioning", new byte[] {7});
+        AccessKey limited = new AccessKey("GK2", "secret", NOW, false, Map.of("photos", new BucketPermission(true, false, false)));
+        store.putAccessKey(limited);
+
+        store.close();
+        store = openStore();
+
+        assertThat(store.getObject("photos", "cat.jpg")).contains(marker);
+        assertThat(store.getVersion("photos", "cat.jpg", "v1")).contains(first);
+        assertThat(store.getBucketConfig("photos", "versioning")).hasValueSatisfying(
+                document -> assertThat(document).containsExactly(7));
+        assertThat(store.getAccessKey("GK2")).contains(limited);
+        // Versions written after the reopen are newer than those written before.
+        ObjectVersion after = version("photos", "cat.jpg", "v2", newBlock());
+        store.putObject(after);
+        assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, null, 10))))
+                .containsExactly("cat.jpg v2 latest", "cat.jpg m1", "cat.jpg v1");
+        assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(after);
+    }
+
     // Helpers
 
     protected static BucketRecord bucket(String name) {
@@ -956,6 +1917,65 @@ public abstract class AbstractMetadataStoreContractTest {
         return new ObjectVersion(
                 bucket, key, ObjectVersion.NULL_VERSION, NOW, size, "\"etag\"",
                 new ObjectContent.Blocks(List.of(blocks)), Map.of(), Map.of(), null, List.of());
+    }
+
+    protected static ObjectVersion version(String bucket, String key, String versionId, BlockRef... blocks) {
+        return withBlocks(bucket, key, blocks).withVersionId(versionId);
+    }
+
+    protected static ObjectVersion marker(String bucket, String key, String versionId) {
+        return new ObjectVersion(
+                bucket, key, versionId, NOW, 0, "\"\"", new ObjectContent.DeleteMarker(), Map.of(), Map.of(), null,
+                List.of());
+    }
+
+    protected static VersionQuery versionQuery(
+            String prefix,
+            @Nullable String delimiter,
+            @Nullable String keyMarker,
+            @Nullable String versionIdMarker,
+            int maxKeys) {
+        return new VersionQuery(prefix, delimiter, keyMarker, versionIdMarker, maxKeys);
+    }
+
+    /** "key versionId", with " latest" on the newest version of each key. */
+    private static List<String> listedVersions(VersionListing listing) {
+        return listing.versions().stream()
+                .map(listed -> listed.version().key() + " " + listed.version().versionId()
+                        + (listed.latest() ? " latest" : ""))
+                .toList();
+    }
+
+    /**
+     * Pages through a version listing and returns its versions (as {@link #listedVersions} spells
+     * them) and common prefixes in the order listed, checking on the way that truncated pages are
+     * full and that their markers name their last item.
+     */
+    private List<String> listAllVersions(String prefix, @Nullable String delimiter, int pageSize) {
+        List<String> all = new ArrayList<>();
+        String keyMarker = null;
+        String versionIdMarker = null;
+        VersionListing page;
+        do {
+            page = store.listVersions("photos", versionQuery(prefix, delimiter, keyMarker, versionIdMarker, pageSize));
+            int items = page.versions().size() + page.commonPrefixes().size();
+            assertThat(items).isLessThanOrEqualTo(pageSize);
+            if (page.truncated()) {
+                assertThat(items).isEqualTo(pageSize);
+                if (page.nextVersionIdMarker() == null) {
+                    assertThat(page.nextKeyMarker()).isEqualTo(page.commonPrefixes().getLast());
+                } else {
+                    ObjectVersion last = page.versions().getLast().version();
+                    assertThat(page.nextKeyMarker()).isEqualTo(last.key());
+                    assertThat(page.nextVersionIdMarker()).isEqualTo(last.versionId());
+                }
+            }
+            all.addAll(listedVersions(page));
+            all.addAll(page.commonPrefixes());
+            keyMarker = page.nextKeyMarker();
+            versionIdMarker = page.nextVersionIdMarker();
+        } while (page.truncated());
+        return all;
     }
 
     protected static MultipartUpload upload(String bucket, String key, String uploadId) {

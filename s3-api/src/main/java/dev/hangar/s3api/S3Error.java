@@ -3,10 +3,16 @@ package dev.hangar.s3api;
 /** The S3 error codes Hangar answers with, each with the HTTP status and default message AWS uses. */
 public enum S3Error {
     ACCESS_DENIED("AccessDenied", 403, "Access Denied"),
+    /** A CORS preflight S3 refuses; AWS adds {@code Method} and {@code ResourceType} to the error document. */
+    ACCESS_FORBIDDEN("AccessForbidden", 403,
+            "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, "
+                    + "request method / Access-Control-Request-Method or Access-Control-Request-Headers are not "
+                    + "whitelisted by the resource's CORS spec."),
     AUTHORIZATION_HEADER_MALFORMED("AuthorizationHeaderMalformed", 400, "The authorization header is malformed."),
     AUTHORIZATION_QUERY_PARAMETERS_ERROR("AuthorizationQueryParametersError", 400,
             "Error parsing the X-Amz-Credential parameter."),
     BAD_DIGEST("BadDigest", 400, "The Content-MD5 you specified did not match what we received."),
+    BAD_REQUEST("BadRequest", 400, "Bad Request"),
     BUCKET_ALREADY_EXISTS("BucketAlreadyExists", 409,
             "The requested bucket name is not available. Select a different name and try again."),
     BUCKET_ALREADY_OWNED_BY_YOU("BucketAlreadyOwnedByYou", 409,
@@ -29,12 +35,22 @@ public enum S3Error {
     INVALID_PART_ORDER("InvalidPartOrder", 400,
             "The list of parts was not in ascending order. Parts must be ordered by part number."),
     INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
+    /** A POST policy that is not base64, not JSON or not a policy; AWS's message says why ("Invalid Policy: ..."). */
+    INVALID_POLICY_DOCUMENT("InvalidPolicyDocument", 400,
+            "The content of the form does not meet the conditions specified in the policy document."),
     INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
     ILLEGAL_LOCATION_CONSTRAINT("IllegalLocationConstraintException", 400,
             "The specified location-constraint is not valid for this service."),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+    /** A tag S3 refuses: a key or value too long or with a character tags may not hold, or a key given twice. */
+    INVALID_TAG("InvalidTag", 400,
+            "Your request contains tag input that is not valid. For example, your request might contain duplicate "
+                    + "keys, keys or values that are too long, or system tags."),
     INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),
     KEY_TOO_LONG("KeyTooLongError", 400, "Your key is too long."),
+    MALFORMED_POLICY("MalformedPolicy", 400, "This policy contains invalid Json"),
+    MALFORMED_ACL_ERROR("MalformedACLError", 400,
+            "The XML you provided was not well-formed or did not validate against our published schema."),
     MALFORMED_XML("MalformedXML", 400,
             "The XML you provided was not well-formed or did not validate against our published schema."),
     METADATA_TOO_LARGE("MetadataTooLarge", 400,
@@ -43,10 +59,14 @@ public enum S3Error {
     MISSING_CONTENT_LENGTH("MissingContentLength", 411, "You must provide the Content-Length HTTP header."),
     MISSING_SECURITY_HEADER("MissingSecurityHeader", 400, "Your request is missing a required header."),
     NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist."),
+    NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
+    NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
     NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
     NO_SUCH_UPLOAD("NoSuchUpload", 404,
             "The specified multipart upload does not exist. The upload ID might be invalid, "
                     + "or the multipart upload might have been aborted or completed."),
+    NO_SUCH_WEBSITE_CONFIGURATION("NoSuchWebsiteConfiguration", 404,
+            "The specified bucket does not have a website configuration"),
     NOT_IMPLEMENTED("NotImplemented", 501,
             "A header or query you provided implies functionality that is not implemented."),
     PRECONDITION_FAILED("PreconditionFailed", 412, "At least one of the preconditions you specified did not hold."),

@@ -6,15 +6,21 @@ import java.nio.charset.StandardCharsets;
 enum Family {
     BUCKETS("buckets"),
     /**
-     * Current object versions only. Versioning will add a {@code versions} family keyed {@code
-     * bucket 0 key 0 version}; current versions stay here so that a listing never has to skip
-     * over old versions.
+     * The current version of each key whose current version is not a delete marker: a copy of the
+     * newest entry of {@link #VERSIONS}, kept so that listing current objects never has to skip
+     * over old versions or deleted keys.
      */
     OBJECTS("objects"),
+    /** Every version of every key, delete markers included, newest first per key. */
+    VERSIONS("versions"),
     UPLOADS("uploads"),
     PARTS("parts"),
     GARBAGE("garbage"),
-    ACCESS_KEYS("access_keys");
+    ACCESS_KEYS("access_keys"),
+    /** Opaque configuration documents of buckets, by bucket and kind. */
+    BUCKET_CONFIGS("bucket_configs"),
+    /** The store's own bookkeeping: the layout version, the version sequence lease. */
+    META("meta");
 
     private final String familyName;
 

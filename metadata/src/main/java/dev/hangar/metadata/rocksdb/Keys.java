@@ -15,21 +15,30 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>buckets: {@code name}
  *   <li>objects: {@code bucket 0 key}
+ *   <li>versions: {@code bucket 0 key 0 sequence}, the sequence as 8 bytes big-endian, inverted
+ *       (bitwise not), so that the versions of a key sort newest first
  *   <li>uploads: {@code bucket 0 key 0 uploadId}
  *   <li>parts: {@code uploadId 0 partNumber} (4 bytes, big-endian: numeric order is byte order)
  *   <li>garbage: the 16 bytes of the block id
  *   <li>access_keys: {@code accessKeyId}
+ *   <li>bucket_configs: {@code bucket 0 kind}
+ *   <li>meta: a name ({@code layout}, {@code sequence})
  * </ul>
  *
  * <p>Bucket names and upload ids never contain a 0 byte (S3 forbids it in bucket names, and upload
- * ids are ours). An upload's key must not contain one either, or it could not be told apart from
- * its upload id; an object key may, since it ends the record key.
+ * ids are ours). An object key must not contain one either, or the versions of {@code a} could not
+ * be told apart from those of {@code a 0 b}: {@code bucket 0 a 0} would be a prefix of both.
+ * (Layout 1 allowed one in the objects family, where the key ends the record key; such a legacy
+ * record can still be read and deleted there, see {@code RocksDbMetadataStore}.)
  */
 final class Keys {
     static final byte SEPARATOR = 0;
     private static final HexFormat HEX = HexFormat.of();
     private static final int BLOCK_ID_BYTES = 16;
     private static final int PART_NUMBER_BYTES = 4;
+    private static final int SEQUENCE_BYTES = 8;
+    static final byte[] META_LAYOUT = utf8("layout");
+    static final byte[] META_SEQUENCE = utf8("sequence");
 
     private Keys() {}
 
@@ -49,6 +58,71 @@ final class Keys {
     /** The object key of an objects-family key of the bucket whose scope has this length. */
     static String objectKey(byte[] raw, int scopeLength) {
         return string(raw, scopeLength, raw.length);
+    }
+
+    /** The bucket and key of an objects-family key: the bucket name ends at the first separator. */
+    static ObjectName objectName(byte[] raw) {
+        int bucketEnd = indexOf(raw, SEPARATOR);
+        return new ObjectName(string(raw, 0, bucketEnd), string(raw, bucketEnd + 1, raw.length));
+    }
+
+    /** The identity of an object as its objects-family key spells it. */
+    record ObjectName(String bucket, String key) {}
+
+    /** Whether the versions family can hold versions of this key: it contains no 0 byte. */
+    static boolean isVersionable(String key) {
+        return key.indexOf('\0') < 0;
+    }
+
+    /** The prefix of the version keys of one object key: {@code bucket 0 key 0}. */
+    static byte[] versionsOfKey(String bucket, String key) {
+        return concat(bucketScope(bucket), utf8(requireNoSeparator(key, "object key")), new byte[] {SEPARATOR});
+    }
+
+    static byte[] version(String bucket, String key, long sequence) {
+        return concat(versionsOfKey(bucket, key), sequenceBytes(sequence));
+    }
+
+    /** The version key of {@code sequence} under a prefix from {@link #versionsOfKey}. */
+    static byte[] version(byte[] versionsOfKey, long sequence) {
+        return concat(versionsOfKey, sequenceBytes(sequence));
+    }
+
+    /** Inverted, so that a greater sequence gives a smaller key: newest first. */
+    private static byte[] sequenceBytes(long sequence) {
+        return ByteBuffer.allocate(SEQUENCE_BYTES).putLong(~sequence).array();
+    }
+
+    static long versionSequence(byte[] raw) {
+        return ~ByteBuffer.wrap(raw, raw.length - SEQUENCE_BYTES, SEQUENCE_BYTES).getLong();
+    }
+
+    /** Where the object key inside a versions-family key ends: at the separator before the sequence. */
+    static int versionKeyEnd(byte[] raw) {
+        return raw.length - SEQUENCE_BYTES - 1;
+    }
+
+    /** The object key of a versions-family key of the bucket whose scope has this length. */
+    static String versionKey(byte[] raw, int scopeLength) {
+        return string(raw, scopeLength, versionKeyEnd(raw));
+    }
+
+    static byte[] bucketConfig(String bucket, String kind) {
+        if (kind.isEmpty()) {
+            throw new IllegalArgumentException("configuration kind must not be empty");
+        }
+        return concat(bucketScope(bucket), utf8(kind));
+    }
+
+    static byte[] encodeLong(long value) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
+    }
+
+    static long decodeLong(byte[] raw) {
+        if (raw.length != Long.BYTES) {
+            throw new IllegalArgumentException("not an 8-byte number: " + raw.length + " bytes");
+        }
+        return ByteBuffer.wrap(raw).getLong();
     }
 
     static byte[] upload(String bucket, String key, String uploadId) {

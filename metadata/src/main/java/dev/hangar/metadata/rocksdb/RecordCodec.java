@@ -2,23 +2,34 @@ package dev.hangar.metadata.rocksdb;
 
 import dev.hangar.blockstore.BlockRef;
 import dev.hangar.metadata.AccessKey;
+import dev.hangar.metadata.BucketPermission;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.Checksum;
 import dev.hangar.metadata.MetadataStorageException;
 import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.ObjectContent;
+import dev.hangar.metadata.ObjectLock;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
+import dev.hangar.metadata.RetentionMode;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.function.Function;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The value format of every record. The first byte is the format version, so that a later format
  * can be read next to this one and records migrated lazily. Fields the record key already holds
- * (bucket, object key, upload id, part number, access key id) are not repeated in the value: the
- * decoder takes them from the key.
+ * (bucket, object key, upload id, part number, access key id, configuration kind) are not repeated
+ * in the value: the decoder takes them from the key.
+ *
+ * <p>Each record kind moves to a new format only when its own encoding changes, and its decoder
+ * keeps reading every older one. Objects and access keys are written in format 2; buckets,
+ * uploads, parts and bucket configurations in format 1. A format this code does not know (a
+ * newer one, written by a later release) is refused rather than guessed at.
  *
  * <p>Format 1, field by field (varint: unsigned LEB128; string: varint length + UTF-8; instant:
  * zigzag varint seconds + varint nanoseconds; map: varint count + sorted name/value strings;
@@ -33,10 +44,33 @@ import org.jspecify.annotations.Nullable;
  *   <li>upload: initiated, headers, userMetadata, nullable checksumAlgorithm
  *   <li>part: lastModified, size, etag, blocks (count + blocks), nullable checksum
  *   <li>access key: secretKey, created
+ *   <li>bucket configuration: the document's bytes, up to the end of the value
+ * </ul>
+ *
+ * <p>Format 2 appends fields to format 1; a format 1 record reads as if they had their defaults.
+ *
+ * <ul>
+ *   <li>object: the format 1 fields, then tags (map), nullable lock, nullable cannedAcl, nullable
+ *       ownerKeyId. Lock: retention mode byte (0 none, 1 governance, 2 compliance), then
+ *       retainUntil if there is a mode, then legalHold (boolean). Read from format 1: no tags, no
+ *       lock, no ACL, no owner
+ *   <li>access key: the format 1 fields, then root (boolean), bucket permissions (varint count,
+ *       then by bucket name: name, one byte of flags: 1 read, 2 write, 4 owner). Read from format
+ *       1: a root key, as every key stored before permissions existed was
  * </ul>
  */
 final class RecordCodec {
-    static final int FORMAT_VERSION = 1;
+    /** The first format: still the current one of buckets, uploads, parts and bucket configurations. */
+    static final int FORMAT_1 = 1;
+    /** Objects with tags, lock, ACL and owner; access keys with root flag and bucket permissions. */
+    static final int FORMAT_2 = 2;
+
+    private static final int NO_RETENTION = 0;
+    private static final int GOVERNANCE = 1;
+    private static final int COMPLIANCE = 2;
+    private static final int READ = 1;
+    private static final int WRITE = 2;
+    private static final int OWNER = 4;
 
     private static final int INLINE = 0;
     private static final int BLOCKS = 1;
@@ -45,18 +79,18 @@ final class RecordCodec {
     private RecordCodec() {}
 
     static byte[] encodeBucket(BucketRecord bucket) {
-        RecordWriter writer = start();
+        RecordWriter writer = start(FORMAT_1);
         writer.writeInstant(bucket.created());
         writer.writeString(bucket.region());
         return writer.toByteArray();
     }
 
     static BucketRecord decodeBucket(String name, byte[] value) {
-        return decode(value, reader -> new BucketRecord(name, reader.readInstant(), reader.readString()));
+        return decode(value, FORMAT_1, (reader, format) -> new BucketRecord(name, reader.readInstant(), reader.readString()));
     }
 
     static byte[] encodeObject(ObjectVersion version) {
-        RecordWriter writer = start();
+        RecordWriter writer = start(FORMAT_2);
         writer.writeString(version.versionId());
         writer.writeInstant(version.lastModified());
         writer.writeVarLong(version.size());
@@ -69,11 +103,15 @@ final class RecordCodec {
         for (long partSize : version.partSizes()) {
             writer.writeVarLong(partSize);
         }
+        writer.writeMap(version.tags());
+        writeLock(writer, version.lock());
+        writer.writeNullableString(version.cannedAcl());
+        writer.writeNullableString(version.ownerKeyId());
         return writer.toByteArray();
     }
 
     static ObjectVersion decodeObject(String bucket, String key, byte[] value) {
-        return decode(value, reader -> {
+        return decode(value, FORMAT_2, (reader, format) -> {
             String versionId = reader.readString();
             var lastModified = reader.readInstant();
             long size = reader.readVarLong();
@@ -87,14 +125,33 @@ final class RecordCodec {
             for (int i = 0; i < partCount; i++) {
                 partSizes.add(reader.readVarLong());
             }
+            if (format == FORMAT_1) {
+                return new ObjectVersion(
+                        bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata, checksum,
+                        partSizes);
+            }
+            var tags = reader.readMap();
+            ObjectLock lock = readLock(reader);
+            String cannedAcl = reader.readNullableString();
+            String ownerKeyId = reader.readNullableString();
             return new ObjectVersion(
                     bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata, checksum,
-                    partSizes);
+                    partSizes, tags, lock, cannedAcl, ownerKeyId);
         });
     }
 
+    /**
+     * The version id of an encoded object, read without decoding the rest: it is the first field
+     * in every format, so scanning the versions of a key for an id stays cheap.
+     */
+    static String peekVersionId(byte[] value) {
+        RecordReader reader = new RecordReader(value);
+        requireKnownFormat(reader.readByte(), FORMAT_2);
+        return reader.readString();
+    }
+
     static byte[] encodeUpload(MultipartUpload upload) {
-        RecordWriter writer = start();
+        RecordWriter writer = start(FORMAT_1);
         writer.writeInstant(upload.initiated());
         writer.writeMap(upload.headers());
         writer.writeMap(upload.userMetadata());
@@ -103,13 +160,13 @@ final class RecordCodec {
     }
 
     static MultipartUpload decodeUpload(String bucket, String key, String uploadId, byte[] value) {
-        return decode(value, reader -> new MultipartUpload(
+        return decode(value, FORMAT_1, (reader, format) -> new MultipartUpload(
                 bucket, key, uploadId, reader.readInstant(), reader.readMap(), reader.readMap(),
                 reader.readNullableString()));
     }
 
     static byte[] encodePart(Part part) {
-        RecordWriter writer = start();
+        RecordWriter writer = start(FORMAT_1);
         writer.writeInstant(part.lastModified());
         writer.writeVarLong(part.size());
         writer.writeString(part.etag());
@@ -119,44 +176,127 @@ final class RecordCodec {
     }
 
     static Part decodePart(String uploadId, int partNumber, byte[] value) {
-        return decode(value, reader -> new Part(
+        return decode(value, FORMAT_1, (reader, format) -> new Part(
                 uploadId, partNumber, reader.readInstant(), reader.readVarLong(), reader.readString(),
                 readBlocks(reader), readChecksum(reader)));
     }
 
     static byte[] encodeAccessKey(AccessKey key) {
-        RecordWriter writer = start();
+        RecordWriter writer = start(FORMAT_2);
         writer.writeString(key.secretKey());
         writer.writeInstant(key.created());
+        writer.writeBoolean(key.root());
+        writer.writeVarLong(key.buckets().size());
+        for (Map.Entry<String, BucketPermission> entry : new TreeMap<>(key.buckets()).entrySet()) {
+            BucketPermission permission = entry.getValue();
+            writer.writeString(entry.getKey());
+            writer.writeByte((permission.read() ? READ : 0) | (permission.write() ? WRITE : 0)
+                    | (permission.owner() ? OWNER : 0));
+        }
         return writer.toByteArray();
     }
 
     static AccessKey decodeAccessKey(String accessKeyId, byte[] value) {
-        return decode(value, reader -> new AccessKey(accessKeyId, reader.readString(), reader.readInstant()));
+        return decode(value, FORMAT_2, (reader, format) -> {
+            String secretKey = reader.readString();
+            Instant created = reader.readInstant();
+            if (format == FORMAT_1) {
+                return new AccessKey(accessKeyId, secretKey, created);
+            }
+            boolean root = reader.readBoolean();
+            int count = reader.readCount();
+            Map<String, BucketPermission> buckets = new HashMap<>();
+            for (int i = 0; i < count; i++) {
+                String bucket = reader.readString();
+                int flags = reader.readByte();
+                if ((flags & ~(READ | WRITE | OWNER)) != 0) {
+                    throw reader.corrupt("permission flags " + flags);
+                }
+                buckets.put(bucket, new BucketPermission((flags & READ) != 0, (flags & WRITE) != 0, (flags & OWNER) != 0));
+            }
+            return new AccessKey(accessKeyId, secretKey, created, root, buckets);
+        });
     }
 
-    private static RecordWriter start() {
+    static byte[] encodeBucketConfig(byte[] document) {
+        RecordWriter writer = start(FORMAT_1);
+        writer.writeRaw(document);
+        return writer.toByteArray();
+    }
+
+    static byte[] decodeBucketConfig(byte[] value) {
+        return decode(value, FORMAT_1, (reader, format) -> reader.readRaw(value.length - 1));
+    }
+
+    private static RecordWriter start(int format) {
         RecordWriter writer = new RecordWriter();
-        writer.writeByte(FORMAT_VERSION);
+        writer.writeByte(format);
         return writer;
     }
 
-    /** Checks the version, reads the fields, and checks that nothing is left over. */
-    private static <T> T decode(byte[] value, Function<RecordReader, T> fields) {
+    /** Reads the fields of a record in one of the formats its kind has had. */
+    @FunctionalInterface
+    private interface Fields<T> {
+        T read(RecordReader reader, int format);
+    }
+
+    /**
+     * Checks the format (1 up to {@code newestFormat} of the record's kind), reads the fields, and
+     * checks that nothing is left over.
+     */
+    private static <T> T decode(byte[] value, int newestFormat, Fields<T> fields) {
         RecordReader reader = new RecordReader(value);
-        int version = reader.readByte();
-        if (version != FORMAT_VERSION) {
-            throw new MetadataStorageException("unknown metadata format version " + version);
-        }
+        int format = requireKnownFormat(reader.readByte(), newestFormat);
         T record;
         try {
-            record = fields.apply(reader);
+            record = fields.read(reader, format);
         } catch (IllegalArgumentException e) {
             // A record constructor refused the fields read: the bytes are not what was written.
             throw new MetadataStorageException("corrupt metadata record: " + e.getMessage(), e);
         }
         reader.finish();
         return record;
+    }
+
+    private static int requireKnownFormat(int format, int newestFormat) {
+        if (format < FORMAT_1 || format > newestFormat) {
+            throw new MetadataStorageException("unknown metadata format version " + format);
+        }
+        return format;
+    }
+
+    private static void writeLock(RecordWriter writer, @Nullable ObjectLock lock) {
+        writer.writeBoolean(lock != null);
+        if (lock == null) {
+            return;
+        }
+        RetentionMode mode = lock.retentionMode();
+        Instant retainUntil = lock.retainUntil();
+        if (mode == null || retainUntil == null) {
+            writer.writeByte(NO_RETENTION);
+        } else {
+            writer.writeByte(switch (mode) {
+                case GOVERNANCE -> GOVERNANCE;
+                case COMPLIANCE -> COMPLIANCE;
+            });
+            writer.writeInstant(retainUntil);
+        }
+        writer.writeBoolean(lock.legalHold());
+    }
+
+    private static @Nullable ObjectLock readLock(RecordReader reader) {
+        if (!reader.readBoolean()) {
+            return null;
+        }
+        int tag = reader.readByte();
+        RetentionMode mode = switch (tag) {
+            case NO_RETENTION -> null;
+            case GOVERNANCE -> RetentionMode.GOVERNANCE;
+            case COMPLIANCE -> RetentionMode.COMPLIANCE;
+            default -> throw reader.corrupt("retention mode " + tag);
+        };
+        Instant retainUntil = mode == null ? null : reader.readInstant();
+        return new ObjectLock(mode, retainUntil, reader.readBoolean());
     }
 
     private static void writeContent(RecordWriter writer, ObjectContent content) {

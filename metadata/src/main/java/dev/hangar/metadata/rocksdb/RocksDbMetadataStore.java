@@ -6,6 +6,7 @@ import dev.hangar.metadata.AccessKey;
 import dev.hangar.metadata.BucketNotEmptyException;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.ListQuery;
+import dev.hangar.metadata.ListedVersion;
 import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.NoSuchBucketException;
@@ -15,13 +16,20 @@ import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
 import dev.hangar.metadata.PartListing;
+import dev.hangar.metadata.Precondition;
+import dev.hangar.metadata.PreconditionFailedException;
 import dev.hangar.metadata.UploadListing;
+import dev.hangar.metadata.VersionListing;
+import dev.hangar.metadata.VersionQuery;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,17 +39,27 @@ import org.jspecify.annotations.Nullable;
  * Key layouts are in {@link Keys}, the value format in {@link RecordCodec}.
  *
  * <p>Blocks that the new version of a record still references are never queued, so a metadata
- * only rewrite (say a copy of an object onto itself) that reuses its blocks loses nothing.
+ * only rewrite (say a copy of an object onto itself) that reuses its blocks loses nothing; nor are
+ * blocks that another remaining version of the same key references.
+ *
+ * <p>Versions: every version is in the versions family, newest first per key (the key ends with
+ * an inverted sequence number from {@link VersionSequence}); the objects family holds a copy of
+ * the current version of each key whose current version is not a delete marker, so listings of
+ * current objects and plain GETs read one family, and never step over old versions or deleted
+ * keys. Every mutation of a key's versions updates both in one batch, under the key's lock.
+ * Finding a version by id scans the versions of its key, reading only the id of each.
  */
 @SuppressWarnings("try") // Lock holders are try-with-resources variables that the body never reads.
 public final class RocksDbMetadataStore implements MetadataStore {
     private final Database database;
+    private final VersionSequence sequence;
     private final StoreLocks locks = new StoreLocks();
     /** Where the next {@link #pendingGarbage} call starts; only a hint, so unsynchronised. */
     private volatile byte @Nullable [] garbageResume;
 
-    private RocksDbMetadataStore(Database database) {
+    private RocksDbMetadataStore(Database database, VersionSequence sequence) {
         this.database = database;
+        this.sequence = sequence;
     }
 
     /**
@@ -51,7 +69,23 @@ public final class RocksDbMetadataStore implements MetadataStore {
      *     another store has it open
      */
     public static RocksDbMetadataStore open(RocksDbConfig config) {
-        return new RocksDbMetadataStore(Database.open(config));
+        return open(config, InstantSource.system());
+    }
+
+    /**
+     * Opens the store with the clock that version sequence numbers start from (tests set it), and
+     * brings a store of an earlier layout to the current one ({@link LayoutUpgrade}).
+     */
+    static RocksDbMetadataStore open(RocksDbConfig config, InstantSource clock) {
+        Database database = Database.open(config);
+        try {
+            VersionSequence sequence = VersionSequence.open(database, clock);
+            LayoutUpgrade.run(database, sequence);
+            return new RocksDbMetadataStore(database, sequence);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
     }
 
     // Buckets
@@ -85,13 +119,19 @@ public final class RocksDbMetadataStore implements MetadataStore {
             if (database.get(Family.BUCKETS, key) == null) {
                 return false;
             }
-            if (anyKeyUnder(Family.OBJECTS, scope)) {
-                throw new BucketNotEmptyException("bucket " + name + " holds objects");
+            // Objects too: layout 1 keys that the versions family cannot hold are only there.
+            if (anyKeyUnder(Family.VERSIONS, scope) || anyKeyUnder(Family.OBJECTS, scope)) {
+                throw new BucketNotEmptyException("bucket " + name + " holds object versions");
             }
             if (anyKeyUnder(Family.UPLOADS, scope)) {
                 throw new BucketNotEmptyException("bucket " + name + " holds multipart uploads");
             }
             batch.delete(Family.BUCKETS, key);
+            try (Database.Cursor cursor = database.cursor(Family.BUCKET_CONFIGS, Keys.pastPrefix(scope))) {
+                for (cursor.seek(scope); cursor.valid(); cursor.next()) {
+                    batch.delete(Family.BUCKET_CONFIGS, cursor.key());
+                }
+            }
             database.commit(batch);
             return true;
         }
@@ -109,41 +149,358 @@ public final class RocksDbMetadataStore implements MetadataStore {
         return buckets;
     }
 
-    // Objects
+    // Objects and their versions
 
     @Override
     public Optional<ObjectVersion> getObject(String bucket, String key) {
         try (var held = locks.open()) {
-            return readObject(bucket, key, Keys.object(bucket, key));
+            Optional<ObjectVersion> current = readObject(bucket, key, Keys.object(bucket, key));
+            if (current.isPresent() || !Keys.isVersionable(key)) {
+                return current;
+            }
+            // Not in objects: the key has no version, or its current version is a delete marker.
+            return newestVersion(Keys.versionsOfKey(bucket, key)).map(stored -> stored.decode(bucket, key));
         }
     }
 
     @Override
     public Optional<ObjectVersion> putObject(ObjectVersion version) throws NoSuchBucketException {
-        byte[] key = Keys.object(version.bucket(), version.key());
+        try {
+            return putObject(version, new Precondition.None());
+        } catch (PreconditionFailedException impossible) {
+            throw new IllegalStateException("no precondition, yet it failed", impossible);
+        }
+    }
+
+    @Override
+    public Optional<ObjectVersion> putObject(ObjectVersion version, Precondition precondition)
+            throws NoSuchBucketException, PreconditionFailedException {
         try (var held = locks.key(version.bucket(), version.key()); Database.Batch batch = database.newBatch()) {
             requireBucket(version.bucket());
-            Optional<ObjectVersion> previous = readObject(version.bucket(), version.key(), key);
-            batch.put(Family.OBJECTS, key, RecordCodec.encodeObject(version));
-            previous.ifPresent(replaced ->
-                    queue(batch, blocksOf(replaced.content()), referencedIds(blocksOf(version.content()))));
+            Optional<ObjectVersion> replaced = stageNewest(batch, version, precondition);
             database.commit(batch);
-            return previous;
+            return replaced;
+        }
+    }
+
+    @Override
+    public Optional<ObjectVersion> getVersion(String bucket, String key, String versionId) {
+        try (var held = locks.open()) {
+            if (!Keys.isVersionable(key)) {
+                return readObject(bucket, key, Keys.object(bucket, key))
+                        .filter(legacy -> legacy.versionId().equals(versionId));
+            }
+            return findVersion(Keys.versionsOfKey(bucket, key), versionId).map(found -> found.decode(bucket, key));
         }
     }
 
     @Override
     public Optional<ObjectVersion> deleteObject(String bucket, String key) {
-        byte[] recordKey = Keys.object(bucket, key);
+        return deleteVersion(bucket, key, ObjectVersion.NULL_VERSION);
+    }
+
+    @Override
+    public Optional<ObjectVersion> deleteVersion(String bucket, String key, String versionId) {
+        if (!Keys.isVersionable(key)) {
+            return deleteLegacyObject(bucket, key, versionId);
+        }
+        byte[] versionsOfKey = Keys.versionsOfKey(bucket, key);
         try (var held = locks.key(bucket, key); Database.Batch batch = database.newBatch()) {
-            Optional<ObjectVersion> previous = readObject(bucket, key, recordKey);
-            if (previous.isPresent()) {
-                batch.delete(Family.OBJECTS, recordKey);
-                queue(batch, blocksOf(previous.get().content()), Set.of());
+            List<StoredVersion> versions = versionsOf(versionsOfKey);
+            int index = indexOf(versions, versionId);
+            if (index < 0) {
+                return Optional.empty();
+            }
+            StoredVersion stored = versions.remove(index);
+            ObjectVersion removed = stored.decode(bucket, key);
+            batch.delete(Family.VERSIONS, stored.recordKey());
+            queue(batch, blocksOf(removed.content()), stillReferenced(removed, versions, bucket, key));
+            if (index == 0) {
+                // The current version goes: the next newest, if any, takes its place.
+                byte[] objectKey = Keys.object(bucket, key);
+                StoredVersion promoted = versions.isEmpty() ? null : versions.getFirst();
+                if (promoted != null && !promoted.decode(bucket, key).isDeleteMarker()) {
+                    batch.put(Family.OBJECTS, objectKey, promoted.value());
+                } else if (!removed.isDeleteMarker()) {
+                    batch.delete(Family.OBJECTS, objectKey);
+                }
+            }
+            database.commit(batch);
+            return Optional.of(removed);
+        }
+    }
+
+    /**
+     * Deletes a layout 1 record whose key contains U+0000, which only the objects family holds
+     * (see {@link LayoutUpgrade}); such a key has no other version.
+     */
+    private Optional<ObjectVersion> deleteLegacyObject(String bucket, String key, String versionId) {
+        byte[] objectKey = Keys.object(bucket, key);
+        try (var held = locks.key(bucket, key); Database.Batch batch = database.newBatch()) {
+            Optional<ObjectVersion> legacy =
+                    readObject(bucket, key, objectKey).filter(found -> found.versionId().equals(versionId));
+            if (legacy.isPresent()) {
+                batch.delete(Family.OBJECTS, objectKey);
+                queue(batch, blocksOf(legacy.get().content()), Set.of());
                 database.commit(batch);
             }
-            return previous;
+            return legacy;
         }
+    }
+
+    @Override
+    public Optional<ObjectVersion> updateVersion(
+            String bucket, String key, String versionId, UnaryOperator<ObjectVersion> change) {
+        byte[] versionsOfKey = Keys.versionsOfKey(bucket, key);
+        try (var held = locks.key(bucket, key); Database.Batch batch = database.newBatch()) {
+            Optional<StoredVersion> found = findVersion(versionsOfKey, versionId);
+            if (found.isEmpty()) {
+                return Optional.empty();
+            }
+            ObjectVersion before = found.get().decode(bucket, key);
+            ObjectVersion after = Objects.requireNonNull(change.apply(before), "changed version");
+            requireMetadataChangeOnly(before, after);
+            byte[] encoded = RecordCodec.encodeObject(after);
+            batch.put(Family.VERSIONS, found.get().recordKey(), encoded);
+            if (isNewest(versionsOfKey, found.get()) && !after.isDeleteMarker()) {
+                batch.put(Family.OBJECTS, Keys.object(bucket, key), encoded);
+            }
+            database.commit(batch);
+            return Optional.of(after);
+        }
+    }
+
+    private static void requireMetadataChangeOnly(ObjectVersion before, ObjectVersion after) {
+        if (!before.bucket().equals(after.bucket())
+                || !before.key().equals(after.key())
+                || !before.versionId().equals(after.versionId())) {
+            throw new IllegalArgumentException("a version update must not change the bucket, key or version id");
+        }
+        if (!before.content().equals(after.content())
+                || before.size() != after.size()
+                || !before.etag().equals(after.etag())
+                || !Objects.equals(before.checksum(), after.checksum())
+                || !before.partSizes().equals(after.partSizes())) {
+            throw new IllegalArgumentException(
+                    "a version update changes metadata only, not the content, size, ETag, checksum or part sizes");
+        }
+    }
+
+    @Override
+    public VersionListing listVersions(String bucket, VersionQuery query) {
+        byte[] scope = Keys.bucketScope(bucket);
+        RollupScan.Page page;
+        VersionsStart start;
+        try (var held = locks.open()) {
+            start = versionsStart(scope, query);
+            page = RollupScan.scan(
+                    database, Family.VERSIONS, scope, query.prefix(), query.delimiter(), start.recordKey(),
+                    query.maxKeys(), Keys::versionKeyEnd);
+        }
+        List<ListedVersion> versions = new ArrayList<>();
+        List<String> commonPrefixes = new ArrayList<>();
+        // The newest version of a key is the first one listed, unless the page starts inside the key.
+        String previousKey = start.insideKey();
+        String nextKeyMarker = null;
+        String nextVersionIdMarker = null;
+        for (RollupScan.Item item : page.items()) {
+            switch (item) {
+                case RollupScan.Item.Entry entry -> {
+                    String key = Keys.versionKey(entry.recordKey(), scope.length);
+                    ObjectVersion version = RecordCodec.decodeObject(bucket, key, entry.value());
+                    versions.add(new ListedVersion(version, !key.equals(previousKey)));
+                    previousKey = key;
+                    nextKeyMarker = key;
+                    nextVersionIdMarker = version.versionId();
+                }
+                case RollupScan.Item.CommonPrefix common -> {
+                    commonPrefixes.add(common.prefix());
+                    previousKey = null;
+                    nextKeyMarker = common.prefix();
+                    nextVersionIdMarker = null;
+                }
+            }
+        }
+        return page.truncated()
+                ? new VersionListing(versions, commonPrefixes, true, nextKeyMarker, nextVersionIdMarker)
+                : new VersionListing(versions, commonPrefixes, false, null, null);
+    }
+
+    /**
+     * Where a version listing starts.
+     *
+     * @param recordKey the first versions-family key it may return; null if none
+     * @param insideKey the key whose newer versions the start skips, if it starts inside one
+     */
+    private record VersionsStart(byte @Nullable [] recordKey, @Nullable String insideKey) {}
+
+    /** The first versions-family key a listing may return, following S3's marker rules. */
+    private VersionsStart versionsStart(byte[] scope, VersionQuery query) {
+        String keyMarker = query.keyMarker();
+        if (keyMarker == null) {
+            // S3 ignores a version id marker without a key marker.
+            return new VersionsStart(scope, null);
+        }
+        byte[] markerKey = Keys.concat(scope, Keys.utf8(keyMarker));
+        if (RollupScan.isCommonPrefix(keyMarker, query.prefix(), query.delimiter())) {
+            return new VersionsStart(Keys.pastPrefix(markerKey), null);
+        }
+        // Markers come from clients: spelled out here rather than validated like stored names.
+        byte[] versionsOfMarkerKey = Keys.concat(markerKey, new byte[] {Keys.SEPARATOR});
+        byte[] pastMarkerKey = Keys.pastPrefix(versionsOfMarkerKey);
+        String versionIdMarker = query.versionIdMarker();
+        if (versionIdMarker == null || !Keys.isVersionable(keyMarker)) {
+            return new VersionsStart(pastMarkerKey, null);
+        }
+        return findVersion(versionsOfMarkerKey, versionIdMarker)
+                .map(marker -> new VersionsStart(Keys.justAfter(marker.recordKey()), keyMarker))
+                // The marker version is gone (deleted since the previous page): resume after its key.
+                .orElseGet(() -> new VersionsStart(pastMarkerKey, null));
+    }
+
+    /**
+     * Adds to {@code batch} what makes {@code version} the newest version of its key, if the
+     * current one meets the precondition: the version itself, the objects-family copy (or its
+     * removal, for a delete marker), and the removal of the {@code "null"} version it replaces.
+     * Returns that replaced version. The caller holds the key's lock.
+     */
+    private Optional<ObjectVersion> stageNewest(Database.Batch batch, ObjectVersion version, Precondition precondition)
+            throws PreconditionFailedException {
+        String bucket = version.bucket();
+        String key = version.key();
+        byte[] versionsOfKey = Keys.versionsOfKey(bucket, key);
+        boolean replacesNull = version.versionId().equals(ObjectVersion.NULL_VERSION);
+        // Only a "null" version needs the older versions: one of them may be the "null" it replaces.
+        List<StoredVersion> existing = replacesNull
+                ? versionsOf(versionsOfKey)
+                : newestVersion(versionsOfKey).map(List::of).orElse(List.of());
+        StoredVersion newest = existing.isEmpty() ? null : existing.getFirst();
+        ObjectVersion current = newest == null ? null : newest.decode(bucket, key);
+        if (!precondition.isMetBy(current)) {
+            throw new PreconditionFailedException(
+                    "precondition " + precondition + " not met by the current version of " + key);
+        }
+
+        long number = sequence.next(newest == null ? 0 : newest.sequence() + 1);
+        byte[] encoded = RecordCodec.encodeObject(version);
+        batch.put(Family.VERSIONS, Keys.version(versionsOfKey, number), encoded);
+        byte[] objectKey = Keys.object(bucket, key);
+        if (!version.isDeleteMarker()) {
+            batch.put(Family.OBJECTS, objectKey, encoded);
+        } else if (current != null && !current.isDeleteMarker()) {
+            batch.delete(Family.OBJECTS, objectKey);
+        }
+        if (!replacesNull) {
+            return Optional.empty();
+        }
+        int index = indexOf(existing, ObjectVersion.NULL_VERSION);
+        if (index < 0) {
+            return Optional.empty();
+        }
+        List<StoredVersion> kept = new ArrayList<>(existing);
+        StoredVersion stored = kept.remove(index);
+        ObjectVersion replaced = index == 0 ? current : stored.decode(bucket, key);
+        batch.delete(Family.VERSIONS, stored.recordKey());
+        Set<BlockId> referenced = stillReferenced(replaced, kept, bucket, key);
+        referenced.addAll(referencedIds(blocksOf(version.content())));
+        queue(batch, blocksOf(replaced.content()), referenced);
+        return Optional.of(replaced);
+    }
+
+    /**
+     * A record of the versions family, decoded on demand: scans for an id read only the id.
+     *
+     * @param recordKey {@code bucket 0 key 0 sequence}
+     */
+    private record StoredVersion(byte[] recordKey, byte[] value) {
+        long sequence() {
+            return Keys.versionSequence(recordKey);
+        }
+
+        String versionId() {
+            return RecordCodec.peekVersionId(value);
+        }
+
+        ObjectVersion decode(String bucket, String key) {
+            return RecordCodec.decodeObject(bucket, key, value);
+        }
+    }
+
+    /**
+     * The versions of the key whose version keys start with {@code versionsOfKey}, newest first.
+     * Only keys exactly one sequence longer count: a prefix spelled from a client's marker may
+     * contain a 0 byte, but no stored key does.
+     */
+    private List<StoredVersion> versionsOf(byte[] versionsOfKey) {
+        List<StoredVersion> versions = new ArrayList<>();
+        try (Database.Cursor cursor = database.cursor(Family.VERSIONS, Keys.pastPrefix(versionsOfKey))) {
+            for (cursor.seek(versionsOfKey); cursor.valid(); cursor.next()) {
+                byte[] recordKey = cursor.key();
+                if (isVersionKeyOf(recordKey, versionsOfKey)) {
+                    versions.add(new StoredVersion(recordKey, cursor.value()));
+                }
+            }
+        }
+        return versions;
+    }
+
+    private Optional<StoredVersion> newestVersion(byte[] versionsOfKey) {
+        try (Database.Cursor cursor = database.cursor(Family.VERSIONS, Keys.pastPrefix(versionsOfKey))) {
+            for (cursor.seek(versionsOfKey); cursor.valid(); cursor.next()) {
+                byte[] recordKey = cursor.key();
+                if (isVersionKeyOf(recordKey, versionsOfKey)) {
+                    return Optional.of(new StoredVersion(recordKey, cursor.value()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The newest version of the key that has this id. */
+    private Optional<StoredVersion> findVersion(byte[] versionsOfKey, String versionId) {
+        try (Database.Cursor cursor = database.cursor(Family.VERSIONS, Keys.pastPrefix(versionsOfKey))) {
+            for (cursor.seek(versionsOfKey); cursor.valid(); cursor.next()) {
+                byte[] recordKey = cursor.key();
+                byte[] value = cursor.value();
+                if (isVersionKeyOf(recordKey, versionsOfKey) && RecordCodec.peekVersionId(value).equals(versionId)) {
+                    return Optional.of(new StoredVersion(recordKey, value));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private boolean isNewest(byte[] versionsOfKey, StoredVersion stored) {
+        return newestVersion(versionsOfKey).map(newest -> newest.sequence() == stored.sequence()).orElse(false);
+    }
+
+    private static boolean isVersionKeyOf(byte[] recordKey, byte[] versionsOfKey) {
+        return recordKey.length == versionsOfKey.length + Long.BYTES;
+    }
+
+    private static int indexOf(List<StoredVersion> versions, String versionId) {
+        for (int i = 0; i < versions.size(); i++) {
+            if (versions.get(i).versionId().equals(versionId)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The blocks of {@code removed} that the remaining versions of its key still reference; the
+     * others are decoded only if {@code removed} has blocks at all.
+     */
+    private static Set<BlockId> stillReferenced(
+            ObjectVersion removed, List<StoredVersion> remaining, String bucket, String key) {
+        Set<BlockId> referenced = new HashSet<>();
+        if (blocksOf(removed.content()).isEmpty()) {
+            return referenced;
+        }
+        for (StoredVersion other : remaining) {
+            referenced.addAll(referencedIds(blocksOf(other.decode(bucket, key).content())));
+        }
+        return referenced;
     }
 
     @Override
@@ -321,23 +678,29 @@ public final class RocksDbMetadataStore implements MetadataStore {
     @Override
     public Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version)
             throws NoSuchUploadException {
+        try {
+            return completeUpload(upload, version, new Precondition.None());
+        } catch (PreconditionFailedException impossible) {
+            throw new IllegalStateException("no precondition, yet it failed", impossible);
+        }
+    }
+
+    @Override
+    public Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version, Precondition precondition)
+            throws NoSuchUploadException, PreconditionFailedException {
         if (!upload.bucket().equals(version.bucket()) || !upload.key().equals(version.key())) {
             throw new IllegalArgumentException("the completed version must have the upload's bucket and key");
         }
         byte[] uploadKey = Keys.upload(upload.bucket(), upload.key(), upload.uploadId());
-        byte[] objectKey = Keys.object(version.bucket(), version.key());
         try (var held = locks.key(upload.bucket(), upload.key()); Database.Batch batch = database.newBatch()) {
             if (database.get(Family.UPLOADS, uploadKey) == null) {
                 throw new NoSuchUploadException("upload " + upload.uploadId() + " does not exist");
             }
-            Set<BlockId> kept = referencedIds(blocksOf(version.content()));
-            Optional<ObjectVersion> previous = readObject(version.bucket(), version.key(), objectKey);
-            batch.put(Family.OBJECTS, objectKey, RecordCodec.encodeObject(version));
-            previous.ifPresent(replaced -> queue(batch, blocksOf(replaced.content()), kept));
+            Optional<ObjectVersion> replaced = stageNewest(batch, version, precondition);
             batch.delete(Family.UPLOADS, uploadKey);
-            removeParts(batch, upload.uploadId(), kept);
+            removeParts(batch, upload.uploadId(), referencedIds(blocksOf(version.content())));
             database.commit(batch);
-            return previous;
+            return replaced;
         }
     }
 
@@ -436,19 +799,52 @@ public final class RocksDbMetadataStore implements MetadataStore {
         }
     }
 
+    // Bucket configurations
+
+    @Override
+    public Optional<byte[]> getBucketConfig(String bucket, String kind) {
+        try (var held = locks.open()) {
+            return Optional.ofNullable(database.get(Family.BUCKET_CONFIGS, Keys.bucketConfig(bucket, kind)))
+                    .map(RecordCodec::decodeBucketConfig);
+        }
+    }
+
+    /** Under the bucket's read lock, so that no configuration outlives a bucket being deleted. */
+    @Override
+    public void putBucketConfig(String bucket, String kind, byte[] document) throws NoSuchBucketException {
+        byte[] key = Keys.bucketConfig(bucket, kind);
+        try (var held = locks.key(bucket, kind); Database.Batch batch = database.newBatch()) {
+            requireBucket(bucket);
+            batch.put(Family.BUCKET_CONFIGS, key, RecordCodec.encodeBucketConfig(document));
+            database.commit(batch);
+        }
+    }
+
+    @Override
+    public boolean deleteBucketConfig(String bucket, String kind) {
+        byte[] key = Keys.bucketConfig(bucket, kind);
+        try (var held = locks.key(bucket, kind); Database.Batch batch = database.newBatch()) {
+            if (database.get(Family.BUCKET_CONFIGS, key) == null) {
+                return false;
+            }
+            batch.delete(Family.BUCKET_CONFIGS, key);
+            database.commit(batch);
+            return true;
+        }
+    }
+
     // Access keys
 
     @Override
     public Optional<AccessKey> getAccessKey(String accessKeyId) {
         try (var held = locks.open()) {
-            return Optional.ofNullable(database.get(Family.ACCESS_KEYS, Keys.accessKey(accessKeyId)))
-                    .map(value -> RecordCodec.decodeAccessKey(accessKeyId, value));
+            return readAccessKey(accessKeyId);
         }
     }
 
     @Override
     public void putAccessKey(AccessKey key) {
-        try (var held = locks.open(); Database.Batch batch = database.newBatch()) {
+        try (var held = locks.accessKeys(); Database.Batch batch = database.newBatch()) {
             batch.put(Family.ACCESS_KEYS, Keys.accessKey(key.accessKeyId()), RecordCodec.encodeAccessKey(key));
             database.commit(batch);
         }
@@ -464,6 +860,41 @@ public final class RocksDbMetadataStore implements MetadataStore {
             }
         }
         return keys;
+    }
+
+    @Override
+    public boolean deleteAccessKey(String accessKeyId) {
+        try (var held = locks.accessKeys(); Database.Batch batch = database.newBatch()) {
+            byte[] key = Keys.accessKey(accessKeyId);
+            if (database.get(Family.ACCESS_KEYS, key) == null) {
+                return false;
+            }
+            batch.delete(Family.ACCESS_KEYS, key);
+            database.commit(batch);
+            return true;
+        }
+    }
+
+    @Override
+    public Optional<AccessKey> updateAccessKey(String accessKeyId, UnaryOperator<AccessKey> change) {
+        try (var held = locks.accessKeys(); Database.Batch batch = database.newBatch()) {
+            Optional<AccessKey> before = readAccessKey(accessKeyId);
+            if (before.isEmpty()) {
+                return before;
+            }
+            AccessKey after = Objects.requireNonNull(change.apply(before.get()), "changed access key");
+            if (!after.accessKeyId().equals(accessKeyId)) {
+                throw new IllegalArgumentException("an access key update must not change its id");
+            }
+            batch.put(Family.ACCESS_KEYS, Keys.accessKey(accessKeyId), RecordCodec.encodeAccessKey(after));
+            database.commit(batch);
+            return Optional.of(after);
+        }
+    }
+
+    private Optional<AccessKey> readAccessKey(String accessKeyId) {
+        return Optional.ofNullable(database.get(Family.ACCESS_KEYS, Keys.accessKey(accessKeyId)))
+                .map(value -> RecordCodec.decodeAccessKey(accessKeyId, value));
     }
 
     /** Waits for running operations, then frees every RocksDB resource; later calls throw. */

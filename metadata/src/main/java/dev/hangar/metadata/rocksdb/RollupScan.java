@@ -7,8 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One page of an S3-style listing over the keys of one bucket: names under a prefix, in byte
- * order, after a start key, rolled up at a delimiter. Shared by object and upload listings, which
- * differ only in where the name ends inside a record key.
+ * order, after a start key, rolled up at a delimiter. Shared by object, version and upload
+ * listings, which differ only in where the name ends inside a record key.
  *
  * <p>A common prefix costs one seek, not a scan of the keys under it: after returning it, the
  * cursor jumps to the first key past it. Whether the page is truncated is decided by looking at
@@ -17,7 +17,10 @@ import org.jspecify.annotations.Nullable;
 final class RollupScan {
     private RollupScan() {}
 
-    /** Where the listed name ends in a record key: objects at its end, uploads before the id. */
+    /**
+     * Where the listed name ends in a record key: objects at its end, versions before the
+     * sequence, uploads before the id.
+     */
     @FunctionalInterface
     interface NameEnd {
         int in(byte[] recordKey);

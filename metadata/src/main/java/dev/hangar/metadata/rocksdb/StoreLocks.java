@@ -10,7 +10,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <ul>
  *   <li>A key lock, striped by hash of bucket and key, serialises everything that reads then
- *       writes the object or the uploads of one key (put, delete, putPart, complete, abort).
+ *       writes the versions or the uploads of one key (put, delete, update, putPart, complete,
+ *       abort). Bucket configuration mutations take the key lock of their kind's name: they only
+ *       need it against each other, and sharing a stripe with an object key costs nothing else.
  *   <li>A bucket lock, striped by hash of the bucket name: object and upload mutations hold its
  *       read side, create and delete of the bucket its write side, so no object can be committed
  *       into a bucket while it is being checked for emptiness and deleted. Striping bounds the
@@ -18,10 +20,12 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *   <li>An open lock: every operation holds its read side, {@link #close} its write side, so that
  *       no operation touches RocksDB handles while or after they are freed (that would crash the
  *       JVM rather than throw).
+ *   <li>An access key lock, one for all keys (their mutations are rare), serialises the
+ *       read-modify-write of access keys; taken with the open lock only.
  * </ul>
  *
  * <p>Locks are always taken in that order (open, bucket, key), at most one of each, so they cannot
- * deadlock.
+ * deadlock. The version sequence's monitor may be taken last, under any of them.
  */
 final class StoreLocks {
     private static final int KEY_STRIPES = 256;
@@ -30,6 +34,7 @@ final class StoreLocks {
     private final ReentrantReadWriteLock openLock = new ReentrantReadWriteLock();
     private final ReentrantReadWriteLock[] bucketLocks = new ReentrantReadWriteLock[BUCKET_STRIPES];
     private final ReentrantLock[] keyLocks = new ReentrantLock[KEY_STRIPES];
+    private final ReentrantLock accessKeyLock = new ReentrantLock();
     // Guarded by openLock.
     private boolean closed;
 
@@ -81,6 +86,16 @@ final class StoreLocks {
         bucketLock.lock();
         return () -> {
             bucketLock.unlock();
+            open.close();
+        };
+    }
+
+    /** For a read-modify-write of access keys. */
+    Held accessKeys() {
+        Held open = open();
+        accessKeyLock.lock();
+        return () -> {
+            accessKeyLock.unlock();
             open.close();
         };
     }

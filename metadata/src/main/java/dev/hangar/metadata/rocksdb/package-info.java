@@ -6,7 +6,8 @@
  * mutation reads and writes in its one atomic batch). Beneath it, package-private: {@code Database}
  * owns the RocksDB handles, {@code Keys} the key layouts, {@code RecordCodec} the value format,
  * {@code RollupScan} the S3 listing walk, {@code StoreLocks} the locking that makes
- * read-modify-write mutations atomic against each other.
+ * read-modify-write mutations atomic against each other, {@code VersionSequence} the numbers that
+ * order versions, {@code LayoutUpgrade} the migration of a store written by an earlier release.
  */
 @NullMarked
 package dev.hangar.metadata.rocksdb;

@@ -46,6 +46,34 @@ class KeysTest {
     }
 
     @Test
+    void versionKeysSortNewestFirstAndSplitIntoTheirParts() {
+        byte[] older = Keys.version("photos", "dir/ünï", 1_700_000_000_000_000L);
+        byte[] newer = Keys.version("photos", "dir/ünï", 1_700_000_000_000_001L);
+        byte[] nextKey = Keys.version("photos", "dir/ünï!", 0);
+
+        assertThat(Arrays.compareUnsigned(newer, older)).isNegative();
+        assertThat(Arrays.compareUnsigned(older, nextKey)).isNegative();
+        assertThat(Keys.versionSequence(older)).isEqualTo(1_700_000_000_000_000L);
+        assertThat(Keys.versionKey(older, Keys.bucketScope("photos").length)).isEqualTo("dir/ünï");
+        assertThat(Keys.startsWith(older, Keys.versionsOfKey("photos", "dir/ünï"))).isTrue();
+        assertThat(Keys.version(Keys.versionsOfKey("photos", "dir/ünï"), 7)).isEqualTo(Keys.version("photos", "dir/ünï", 7));
+    }
+
+    @Test
+    void versionKeysRefuseNul() {
+        assertThat(Keys.isVersionable("a\0b")).isFalse();
+        assertThat(Keys.isVersionable("a/b")).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Keys.versionsOfKey("photos", "a\0b"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void objectKeysSplitAtTheFirstSeparator() {
+        assertThat(Keys.objectName(Keys.object("photos", "a\0b")))
+                .isEqualTo(new Keys.ObjectName("photos", "a\0b"));
+    }
+
+    @Test
     void blockIdsTakeSixteenBytes() {
         BlockId id = BlockId.random();
 

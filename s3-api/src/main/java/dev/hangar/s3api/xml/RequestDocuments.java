@@ -2,6 +2,7 @@ package dev.hangar.s3api.xml;
 
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -85,6 +86,32 @@ final class RequestDocuments {
         Map<String, String> leaves = document.readLeaves(CREATE_BUCKET_ELEMENTS, "CreateBucketConfiguration");
         document.finish();
         return new CreateBucketConfiguration(trimmedOrNull(leaves.get("LocationConstraint")));
+    }
+
+    /**
+     * The attributes an {@code x-amz-object-attributes} header asks for: names separated by commas,
+     * white space around them and empty items ignored ({@code ETag,} and {@code ObjectSize, ETag}
+     * are both accepted by S3). No name at all is S3's InvalidRequest; a name S3 does not know,
+     * in any other case ({@code etag}), its InvalidArgument.
+     */
+    static Set<ObjectAttribute> objectAttributes(String header) {
+        Set<ObjectAttribute> attributes = EnumSet.noneOf(ObjectAttribute.class);
+        for (String item : header.split(",", -1)) {
+            String name = item.strip();
+            if (name.isEmpty()) {
+                continue;
+            }
+            ObjectAttribute attribute = ObjectAttribute.byHeaderName(name);
+            if (attribute == null) {
+                throw RequestValues.invalidArgument("Invalid attribute name specified.");
+            }
+            attributes.add(attribute);
+        }
+        if (attributes.isEmpty()) {
+            throw RequestValues.invalidRequest("The x-amz-object-attributes header specifying the attributes to be "
+                    + "retrieved is either missing or empty");
+        }
+        return attributes;
     }
 
     private static CompletedPart part(XmlDocumentReader document, int position) {

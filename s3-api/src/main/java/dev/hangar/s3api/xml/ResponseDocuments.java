@@ -1,5 +1,6 @@
 package dev.hangar.s3api.xml;
 
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -182,6 +183,106 @@ final class ResponseDocuments {
         return document.finish();
     }
 
+    static byte[] listVersions(ListVersionsResult result) {
+        XmlDocumentWriter document = XmlDocumentWriter.inS3Namespace("ListVersionsResult")
+                .element("Name", result.name())
+                .element("Prefix", result.prefix())
+                .element("KeyMarker", result.keyMarker())
+                .element("VersionIdMarker", result.versionIdMarker())
+                .elementIfPresent("NextKeyMarker", result.nextKeyMarker())
+                .elementIfPresent("NextVersionIdMarker", result.nextVersionIdMarker())
+                .element("MaxKeys", result.maxKeys())
+                .elementIfPresent("Delimiter", result.delimiter())
+                .elementIfPresent("EncodingType", result.encodingType())
+                .element("IsTruncated", result.isTruncated());
+        for (VersionListEntry entry : result.entries()) {
+            switch (entry) {
+                case ObjectVersionEntry version -> {
+                    document.start("Version")
+                            .element("Key", version.key())
+                            .element("VersionId", version.versionId())
+                            .element("IsLatest", version.isLatest())
+                            .element("LastModified", version.lastModified())
+                            .element("ETag", version.etag())
+                            .elementIfPresent("ChecksumAlgorithm", version.checksumAlgorithm())
+                            .elementIfPresent("ChecksumType", version.checksumType())
+                            .element("Size", version.size());
+                    Owner owner = version.owner();
+                    if (owner != null) {
+                        owner(document, "Owner", owner);
+                    }
+                    document.element("StorageClass", version.storageClass()).end();
+                }
+                case DeleteMarkerEntry marker -> {
+                    document.start("DeleteMarker")
+                            .element("Key", marker.key())
+                            .element("VersionId", marker.versionId())
+                            .element("IsLatest", marker.isLatest())
+                            .element("LastModified", marker.lastModified());
+                    Owner owner = marker.owner();
+                    if (owner != null) {
+                        owner(document, "Owner", owner);
+                    }
+                    document.end();
+                }
+            }
+        }
+        commonPrefixes(document, result.commonPrefixes());
+        return document.finish();
+    }
+
+    static byte[] getObjectAttributes(GetObjectAttributesResult result, Set<ObjectAttribute> requested) {
+        XmlDocumentWriter document = XmlDocumentWriter.inS3Namespace("GetObjectAttributesResponse");
+        if (requested.contains(ObjectAttribute.ETAG)) {
+            document.element("ETag", unquoted(result.etag()));
+        }
+        if (requested.contains(ObjectAttribute.CHECKSUM) && !result.checksums().equals(Checksums.none())) {
+            document.start("Checksum");
+            checksums(document, result.checksums());
+            document.elementIfPresent("ChecksumType", result.checksumType()).end();
+        }
+        GetObjectAttributesResult.ObjectParts parts = result.objectParts();
+        if (requested.contains(ObjectAttribute.OBJECT_PARTS) && parts != null) {
+            document.start("ObjectParts").element("PartsCount", parts.totalPartsCount());
+            GetObjectAttributesResult.Page page = parts.page();
+            if (page != null) {
+                document.element("PartNumberMarker", page.partNumberMarker())
+                        .element("NextPartNumberMarker", page.nextPartNumberMarker())
+                        .element("MaxParts", page.maxParts())
+                        .element("IsTruncated", page.isTruncated());
+                for (GetObjectAttributesResult.Part part : page.parts()) {
+                    document.start("Part").element("PartNumber", part.partNumber()).element("Size", part.size());
+                    checksums(document, part.checksums());
+                    document.end();
+                }
+            }
+            document.end();
+        }
+        if (requested.contains(ObjectAttribute.STORAGE_CLASS)) {
+            document.element("StorageClass", result.storageClass());
+        }
+        if (requested.contains(ObjectAttribute.OBJECT_SIZE)) {
+            document.element("ObjectSize", result.objectSize());
+        }
+        return document.finish();
+    }
+
+    static byte[] postResponse(PostResponse response) {
+        // No namespace: every recorded S3 answer to a browser upload has none.
+        return XmlDocumentWriter.withoutNamespace("PostResponse")
+                .element("Location", response.location())
+                .element("Bucket", response.bucket())
+                .element("Key", response.key())
+                .element("ETag", response.etag())
+                .finish();
+    }
+
+    private static String unquoted(String etag) {
+        return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"")
+                ? etag.substring(1, etag.length() - 1)
+                : etag;
+    }
+
     private static void contents(XmlDocumentWriter document, ObjectEntry entry) {
         document.start("Contents")
                 .element("Key", entry.key())
@@ -195,7 +296,7 @@ final class ResponseDocuments {
         document.element("StorageClass", entry.storageClass()).end();
     }
 
-    private static void commonPrefixes(XmlDocumentWriter document, Iterable<String> prefixes) {
+    static void commonPrefixes(XmlDocumentWriter document, Iterable<String> prefixes) {
         // One CommonPrefixes element per prefix, each holding one Prefix: that is S3's shape, and
         // the SDKs read a list of CommonPrefixes, not one element with many Prefix children.
         for (String prefix : prefixes) {
@@ -203,14 +304,14 @@ final class ResponseDocuments {
         }
     }
 
-    private static void owner(XmlDocumentWriter document, String elementName, Owner owner) {
+    static void owner(XmlDocumentWriter document, String elementName, Owner owner) {
         document.start(elementName)
                 .element("ID", owner.id())
                 .elementIfPresent("DisplayName", owner.displayName())
                 .end();
     }
 
-    private static void checksums(XmlDocumentWriter document, Checksums checksums) {
+    static void checksums(XmlDocumentWriter document, Checksums checksums) {
         document.elementIfPresent("ChecksumCRC32", checksums.crc32())
                 .elementIfPresent("ChecksumCRC32C", checksums.crc32c())
                 .elementIfPresent("ChecksumCRC64NVME", checksums.crc64nvme())

@@ -4,6 +4,7 @@ import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,8 +17,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Parsers read the body up to a bound, as UTF-8, and throw {@link S3Exception} with {@link
  * S3Error#MALFORMED_XML} for a body over the bound, a body that is not UTF-8 or not well-formed, a
  * document type declaration, a wrong root element, a missing or repeated element, or a value of the
- * wrong type. A failure to read the stream itself is an {@link UncheckedIOException}. They do not
- * close the stream.
+ * wrong type. The configuration parsers also throw the other codes S3 answers for a document that
+ * is well-formed but not acceptable, as each method says. A failure to read the stream itself is an
+ * {@link UncheckedIOException}. They do not close the stream.
  */
 public final class S3Xml {
     /** The namespace of every S3 document but the error document. */
@@ -40,6 +42,37 @@ public final class S3Xml {
      * ETag and one checksum, come to about 1.5 MiB.
      */
     public static final int COMPLETE_MULTIPART_UPLOAD_MAXIMUM_BYTES = 4 << 20;
+
+    /**
+     * The default bound for the bucket and object configuration documents other than lifecycle:
+     * versioning, tagging, CORS, website, ACL, Object Lock, retention and legal hold. The largest
+     * of them on AWS, a CORS configuration, may have 64 KB.
+     */
+    public static final int CONFIGURATION_MAXIMUM_BYTES = 1 << 20;
+
+    /**
+     * The default bound for a lifecycle configuration: 1000 rules, each with an ID of 255
+     * characters, a prefix of up to 1024 bytes and a few tags, come to about 3 MiB.
+     */
+    public static final int LIFECYCLE_CONFIGURATION_MAXIMUM_BYTES = 4 << 20;
+
+    /** A CORS configuration has at most this many rules; more is MalformedXML, as on AWS. */
+    public static final int MAXIMUM_CORS_RULES = 100;
+
+    /** A lifecycle configuration has at most this many rules; more is InvalidRequest. */
+    public static final int MAXIMUM_LIFECYCLE_RULES = 1000;
+
+    /** A website configuration has at most this many routing rules; more is InvalidRequest. */
+    public static final int MAXIMUM_ROUTING_RULES = 50;
+
+    /** An ACL has at most this many grants; more is MalformedACLError. */
+    public static final int MAXIMUM_GRANTS = 100;
+
+    /** The longest default retention in days, 100 years of 365 days; longer is InvalidArgument. */
+    public static final int MAXIMUM_RETENTION_DAYS = 36_500;
+
+    /** The longest default retention in years; longer is InvalidArgument. */
+    public static final int MAXIMUM_RETENTION_YEARS = 100;
 
     private S3Xml() {}
 
@@ -137,6 +170,253 @@ public final class S3Xml {
     /** A CreateBucket body of at most {@code maximumBytes}; an empty body names no constraint. */
     public static CreateBucketConfiguration parseCreateBucketConfiguration(InputStream body, int maximumBytes) {
         return RequestDocuments.createBucketConfiguration(body, maximumBytes);
+    }
+
+    /**
+     * GetBucketVersioning's {@code VersioningConfiguration}; pass {@link
+     * VersioningConfiguration#neverVersioned()} for a bucket never versioned, which renders an empty
+     * {@code <VersioningConfiguration/>}.
+     */
+    public static byte[] renderVersioningConfiguration(VersioningConfiguration configuration) {
+        return VersioningDocuments.render(configuration);
+    }
+
+    /**
+     * A PutBucketVersioning body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}. A {@code Status}
+     * other than {@code Enabled} or {@code Suspended}, or an {@code MfaDelete} other than {@code
+     * Enabled} or {@code Disabled}, is MalformedXML; a document with neither is returned as such.
+     */
+    public static VersioningConfiguration parseVersioningConfiguration(InputStream body) {
+        return parseVersioningConfiguration(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
+    /** A PutBucketVersioning body of at most {@code maximumBytes}. */
+    public static VersioningConfiguration parseVersioningConfiguration(InputStream body, int maximumBytes) {
+        return VersioningDocuments.parse(body, maximumBytes);
+    }
+
+    /** ListObjectVersions' {@code ListVersionsResult}. */
+    public static byte[] renderListVersions(ListVersionsResult result) {
+        return ResponseDocuments.listVersions(result);
+    }
+
+    /** GetObjectTagging's and GetBucketTagging's {@code Tagging}. */
+    public static byte[] renderTagging(Tagging tagging) {
+        return TaggingDocuments.render(tagging);
+    }
+
+    /**
+     * A PutObjectTagging or PutBucketTagging body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}.
+     * Besides MalformedXML (no {@code TagSet}, a {@code Tag} without {@code Key} or {@code Value}),
+     * it throws what S3 answers, checking each tag in turn and then the count: InvalidTag for a key
+     * that is empty, longer than 128 UTF-16 code units or holds a character other than letters,
+     * digits, white space and {@code _ . : / = + @ -} ("The TagKey you have provided is invalid"),
+     * for such a value longer than 256 ("The TagValue you have provided is invalid"), for a key
+     * given twice ("Cannot provide multiple Tags with the same key"); then BadRequest for more tags
+     * than the resource may have ({@link TaggedResource#tooManyTagsMessage()}).
+     */
+    public static Tagging parseTagging(InputStream body, TaggedResource resource) {
+        return parseTagging(body, resource, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
+    /** A PutObjectTagging or PutBucketTagging body of at most {@code maximumBytes}. */
+    public static Tagging parseTagging(InputStream body, TaggedResource resource, int maximumBytes) {
+        return TaggingDocuments.parse(body, resource, maximumBytes);
+    }
+
+    /**
+     * The {@code x-amz-tagging} header of PutObject, CopyObject and CreateMultipartUpload (or its
+     * query-string form in a presigned URL): URL query parameters, {@code k1=v1&k2=v2}, decoded as
+     * a form is ({@code +} is a space, {@code %XX} UTF-8 bytes); a key without {@code =} holds the
+     * empty value, and an empty header is no tag. A header that does not decode, with a second
+     * {@code =} in a pair or a key given twice, is S3's InvalidArgument ("The header
+     * 'x-amz-tagging' shall be encoded as UTF-8 then URLEncoded URL query parameters without tag
+     * name duplicates."); the tags are then held to the limits {@link #parseTagging} applies.
+     */
+    public static Tagging parseTaggingHeader(String header, TaggedResource resource) {
+        return TaggingDocuments.parseHeader(header, resource);
+    }
+
+    /** GetBucketCors' {@code CORSConfiguration}. */
+    public static byte[] renderCorsConfiguration(CorsConfiguration configuration) {
+        return CorsDocuments.render(configuration);
+    }
+
+    /**
+     * A PutBucketCors body (root {@code CORSConfiguration}), bounded by {@link
+     * #CONFIGURATION_MAXIMUM_BYTES}. MalformedXML for no rule, more than {@link
+     * #MAXIMUM_CORS_RULES}, a rule without an {@code AllowedOrigin} or an {@code AllowedMethod}, or
+     * a {@code MaxAgeSeconds} that is not a non-negative integer; InvalidRequest for a method other
+     * than GET, PUT, POST, DELETE and HEAD ("Found unsupported HTTP method in CORS config.
+     * Unsupported method is X"), an origin or allowed header with two {@code *}, or an expose
+     * header with one.
+     */
+    public static CorsConfiguration parseCorsConfiguration(InputStream body) {
+        return parseCorsConfiguration(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
+    /** A PutBucketCors body of at most {@code maximumBytes}. */
+    public static CorsConfiguration parseCorsConfiguration(InputStream body, int maximumBytes) {
+        return CorsDocuments.parse(body, maximumBytes);
+    }
+
+    /** GetBucketWebsite's {@code WebsiteConfiguration}. */
+    public static byte[] renderWebsiteConfiguration(WebsiteConfiguration configuration) {
+        return WebsiteDocuments.render(configuration);
+    }
+
+    /**
+     * A PutBucketWebsite body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}. InvalidArgument for
+     * {@code RedirectAllRequestsTo} beside anything else, for no {@code IndexDocument} without it,
+     * for a suffix that is empty or holds {@code /}, for an empty error document key;
+     * InvalidRequest for a protocol other than http and https, an empty {@code Condition}, both
+     * replacements in one {@code Redirect}, a redirect code that is not 3XX or is 300, an error
+     * code that is not 4XX or 5XX, more than {@link #MAXIMUM_ROUTING_RULES} rules; MalformedXML for
+     * what the schema refuses (no {@code HostName} to redirect all requests to, an {@code
+     * ErrorDocument} without {@code Key}, an empty {@code RoutingRules}, a rule without {@code
+     * Redirect}, a code that is not a number).
+     */
+    public static WebsiteConfiguration parseWebsiteConfiguration(InputStream body) {
+        return parseWebsiteConfiguration(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
+    /** A PutBucketWebsite body of at most {@code maximumBytes}. */
+    public static WebsiteConfiguration parseWebsiteConfiguration(InputStream body, int maximumBytes) {
+        return WebsiteDocuments.parse(body, maximumBytes);
+    }
+
+    /** GetBucketLifecycleConfiguration's {@code LifecycleConfiguration}. */
+    public static byte[] renderLifecycleConfiguration(LifecycleConfiguration configuration) {
+        return LifecycleDocuments.render(configuration);
+    }
+
+    /**
+     * A PutBucketLifecycleConfiguration (or deprecated PutBucketLifecycle) body, bounded by {@link
+     * #LIFECYCLE_CONFIGURATION_MAXIMUM_BYTES}. Refused as S3 refuses it: MalformedXML for a rule
+     * without {@code Status} or with another value than {@code Enabled} and {@code Disabled}, with
+     * neither or both of {@code Filter} and a rule-level {@code Prefix}, a filter of two predicates
+     * or an {@code And} of fewer than two, an {@code Expiration} without exactly one of {@code
+     * Date}, {@code Days} and {@code ExpiredObjectDeleteMarker}, an action without its number, an
+     * unreadable number or date; InvalidArgument for {@code Days}, {@code NoncurrentDays}, {@code
+     * DaysAfterInitiation} that are not positive, a {@code Date} not at midnight UTC ("'Date' must
+     * be at midnight GMT"), an {@code ID} over 255 characters or used twice; InvalidRequest for no
+     * rule or more than {@link #MAXIMUM_LIFECYCLE_RULES}, a rule without an action, duplicate tag
+     * keys in an {@code And}, a size filter out of range, an abort or a delete-marker expiration
+     * limited by tags or size, the two forms of rule mixed.
+     */
+    public static LifecycleConfiguration parseLifecycleConfiguration(InputStream body) {
+        return parseLifecycleConfiguration(body, LIFECYCLE_CONFIGURATION_MAXIMUM_BYTES);
+    }
+
+    /** A PutBucketLifecycleConfiguration body of at most {@code maximumBytes}. */
+    public static LifecycleConfiguration parseLifecycleConfiguration(InputStream body, int maximumBytes) {
+        return LifecycleDocuments.parse(body, maximumBytes);
+    }
+
+    /** GetBucketAcl's and GetObjectAcl's {@code AccessControlPolicy}, each grantee typed with {@code xsi:type}. */
+    public static byte[] renderAccessControlPolicy(AccessControlPolicy policy) {
+        return AclDocuments.render(policy);
+    }
+
+    /**
+     * A PutBucketAcl or PutObjectAcl body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}. A
+     * document that does not validate is MalformedACLError (no {@code Owner} or {@code ID}, no
+     * {@code AccessControlList}, a grant without grantee or permission, a grantee without {@code
+     * xsi:type} or of an unknown type or without its identifying element, an unknown permission,
+     * more than {@link #MAXIMUM_GRANTS} grants); a group URI S3 does not have is InvalidArgument
+     * ("Invalid group uri"). Whether the ids exist is the caller's to judge.
+     */
+    public static AccessControlPolicy parseAccessControlPolicy(InputStream body) {
+        return parseAccessControlPolicy(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
+    /** A PutBucketAcl or PutObjectAcl body of at most {@code maximumBytes}. */
+    public static AccessControlPolicy parseAccessControlPolicy(InputStream body, int maximumBytes) {
+        return AclDocuments.parse(body, maximumBytes);
+    }
+
+    /** GetObjectLockConfiguration's {@code ObjectLockConfiguration}. */
+    public static byte[] renderObjectLockConfiguration(ObjectLockConfiguration configuration) {
+        return ObjectLockDocuments.renderConfiguration(configuration);
+    }
+
+    /**
+     * A PutObjectLockConfiguration body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}.
+     * MalformedXML for no {@code ObjectLockEnabled} or another value than {@code Enabled}, an empty
+     * {@code Rule} or {@code DefaultRetention}, a mode other than GOVERNANCE and COMPLIANCE, neither
+     * or both of {@code Days} and {@code Years}; InvalidArgument for a period that is not positive
+     * ("Default retention period must be a positive integer value.") or too long.
+     */
+    public static ObjectLockConfiguration parseObjectLockConfiguration(InputStream body) {
+        return parseObjectLockConfiguration(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
+    /** A PutObjectLockConfiguration body of at most {@code maximumBytes}. */
+    public static ObjectLockConfiguration parseObjectLockConfiguration(InputStream body, int maximumBytes) {
+        return ObjectLockDocuments.parseConfiguration(body, maximumBytes);
+    }
+
+    /** GetObjectRetention's {@code Retention}. */
+    public static byte[] renderRetention(Retention retention) {
+        return ObjectLockDocuments.renderRetention(retention);
+    }
+
+    /**
+     * A PutObjectRetention body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}: both a mode and
+     * an ISO 8601 date, or neither (an empty {@code <Retention/>}); anything else is MalformedXML.
+     * A date in the past is the caller's to refuse, since it needs the clock.
+     */
+    public static Retention parseRetention(InputStream body) {
+        return parseRetention(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
+    /** A PutObjectRetention body of at most {@code maximumBytes}. */
+    public static Retention parseRetention(InputStream body, int maximumBytes) {
+        return ObjectLockDocuments.parseRetention(body, maximumBytes);
+    }
+
+    /** GetObjectLegalHold's {@code LegalHold}. */
+    public static byte[] renderLegalHold(LegalHold legalHold) {
+        return ObjectLockDocuments.renderLegalHold(legalHold);
+    }
+
+    /**
+     * A PutObjectLegalHold body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}; a status other than ON
+     * and OFF is MalformedXML.
+     */
+    public static LegalHold parseLegalHold(InputStream body) {
+        return parseLegalHold(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
+    /** A PutObjectLegalHold body of at most {@code maximumBytes}. */
+    public static LegalHold parseLegalHold(InputStream body, int maximumBytes) {
+        return ObjectLockDocuments.parseLegalHold(body, maximumBytes);
+    }
+
+    /**
+     * GetObjectAttributes' {@code GetObjectAttributesResponse}, holding the requested attributes
+     * the object has, in S3's order (see {@link GetObjectAttributesResult}).
+     */
+    public static byte[] renderGetObjectAttributes(GetObjectAttributesResult result, Set<ObjectAttribute> requested) {
+        return ResponseDocuments.getObjectAttributes(result, requested);
+    }
+
+    /**
+     * The attributes an {@code x-amz-object-attributes} header names, comma-separated (join
+     * repeated header lines with commas first). Throws S3Exception with InvalidRequest when it
+     * names none, InvalidArgument ("Invalid attribute name specified.") for a name S3 does not know;
+     * names are case-sensitive.
+     */
+    public static Set<ObjectAttribute> parseObjectAttributes(String header) {
+        return RequestDocuments.objectAttributes(header);
+    }
+
+    /**
+     * The {@code PostResponse} of a browser upload that asked for {@code success_action_status=201},
+     * in no namespace.
+     */
+    public static byte[] renderPostResponse(PostResponse response) {
+        return ResponseDocuments.postResponse(response);
     }
 
     /**

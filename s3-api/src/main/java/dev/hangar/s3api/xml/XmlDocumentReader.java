@@ -161,6 +161,14 @@ final class XmlDocumentReader {
     }
 
     /**
+     * The value of the current element's attribute with that namespace and local name, or null when
+     * it has none. The cursor has to be on a start element.
+     */
+    @Nullable String attribute(String namespace, String localName) {
+        return reader.getAttributeValue(namespace, localName);
+    }
+
+    /**
      * The text of the current element, which has to be a leaf; leaves the cursor at its end.
      * Written out rather than left to getElementText, which reports a child element and a parse
      * error alike and leaves the cursor where its name can no longer be read.

@@ -17,6 +17,9 @@ import org.jspecify.annotations.Nullable;
 final class XmlDocumentWriter {
     static final String S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
 
+    /** XML Schema's instance namespace, whose {@code type} attribute types an ACL grantee. */
+    static final String XSI_NAMESPACE = "http://www.w3.org/2001/XMLSchema-instance";
+
     // S3 writes every timestamp in UTC with exactly three fraction digits, and some clients parse
     // it with a fixed pattern, so the format is fixed here rather than left to Instant.toString().
     private static final DateTimeFormatter TIMESTAMP =
@@ -59,6 +62,21 @@ final class XmlDocumentWriter {
     XmlDocumentWriter start(String name) {
         try {
             writer.writeStartElement(name);
+        } catch (XMLStreamException exception) {
+            throw writeFailure(exception);
+        }
+        return this;
+    }
+
+    /**
+     * Starts an element that declares the {@code xsi} prefix and carries {@code xsi:type}, as S3
+     * writes an ACL's {@code Grantee}: {@code <Grantee xmlns:xsi="..." xsi:type="CanonicalUser">}.
+     */
+    XmlDocumentWriter startWithXsiType(String name, String type) {
+        try {
+            writer.writeStartElement(name);
+            writer.writeNamespace("xsi", XSI_NAMESPACE);
+            writer.writeAttribute("xsi", XSI_NAMESPACE, "type", type);
         } catch (XMLStreamException exception) {
             throw writeFailure(exception);
         }

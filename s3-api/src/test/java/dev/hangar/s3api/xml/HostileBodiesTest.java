@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -51,6 +53,33 @@ class HostileBodiesTest {
                         + "<CreateBucketConfiguration><LocationConstraint>&e;</LocationConstraint>"
                         + "</CreateBucketConfiguration>")),
                 "");
+    }
+
+    @Test
+    void refusesADocumentTypeDeclarationInEveryConfigurationParser() {
+        String doctype = "<!DOCTYPE x [<!ENTITY e \"v\">]>";
+        List<ThrowingCallable> parsers = List.of(
+                () -> S3Xml.parseVersioningConfiguration(body(doctype
+                        + "<VersioningConfiguration><Status>&e;</Status></VersioningConfiguration>")),
+                () -> S3Xml.parseTagging(body(doctype + "<Tagging><TagSet><Tag><Key>&e;</Key><Value>v</Value></Tag>"
+                        + "</TagSet></Tagging>"), TaggedResource.OBJECT),
+                () -> S3Xml.parseCorsConfiguration(body(doctype + "<CORSConfiguration><CORSRule><AllowedOrigin>&e;"
+                        + "</AllowedOrigin><AllowedMethod>GET</AllowedMethod></CORSRule></CORSConfiguration>")),
+                () -> S3Xml.parseWebsiteConfiguration(body(doctype
+                        + "<WebsiteConfiguration><IndexDocument><Suffix>&e;</Suffix></IndexDocument></WebsiteConfiguration>")),
+                () -> S3Xml.parseLifecycleConfiguration(body(doctype + "<LifecycleConfiguration><Rule><Filter><Prefix>&e;"
+                        + "</Prefix></Filter><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule>"
+                        + "</LifecycleConfiguration>")),
+                () -> S3Xml.parseAccessControlPolicy(body(doctype + "<AccessControlPolicy><Owner><ID>&e;</ID></Owner>"
+                        + "<AccessControlList/></AccessControlPolicy>")),
+                () -> S3Xml.parseObjectLockConfiguration(body(doctype
+                        + "<ObjectLockConfiguration><ObjectLockEnabled>&e;</ObjectLockEnabled></ObjectLockConfiguration>")),
+                () -> S3Xml.parseRetention(body(doctype + "<Retention><Mode>&e;</Mode></Retention>")),
+                () -> S3Xml.parseLegalHold(body(doctype + "<LegalHold><Status>&e;</Status></LegalHold>")));
+
+        for (ThrowingCallable parse : parsers) {
+            assertMalformed(parse, "");
+        }
     }
 
     @Test

@@ -28,4 +28,18 @@ final class RequestBodies {
                     assertThat(exception.getMessage()).startsWith(S3Error.MALFORMED_XML.message()).contains(detail);
                 });
     }
+
+    /** The bytes of a rendered document as a request body, for round trips. */
+    static InputStream body(byte[] document) {
+        return new ByteArrayInputStream(document);
+    }
+
+    /** Asserts that parsing fails with that error and a message that holds the detail. */
+    static void assertRefused(ThrowingCallable parse, S3Error error, String detail) {
+        assertThatThrownBy(parse)
+                .isInstanceOfSatisfying(S3Exception.class, exception -> {
+                    assertThat(exception.error()).isEqualTo(error);
+                    assertThat(exception.getMessage()).contains(detail);
+                });
+    }
 }
