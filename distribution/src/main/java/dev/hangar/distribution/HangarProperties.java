@@ -22,7 +22,9 @@ public record HangarProperties(
         @Nullable String rootAccessKey,
         @Nullable String rootSecretKey,
         @DefaultValue S3 s3,
-        @DefaultValue Storage storage) {
+        @DefaultValue Storage storage,
+        @DefaultValue Website website,
+        @DefaultValue Lifecycle lifecycle) {
 
     /**
      * The S3 listener.
@@ -55,6 +57,29 @@ public record HangarProperties(
             @DefaultValue("always") Sync sync,
             @DefaultValue("64MB") DataSize blockCache,
             @DefaultValue("30s") Duration reclaimInterval) {}
+
+    /**
+     * The static website listener: anonymous GET and HEAD of buckets that have a website
+     * configuration, the bucket named by the Host header ({@code bucket.<domain>}, or the whole host
+     * name as a bucket name, as with a CNAME).
+     *
+     * @param enabled whether the listener runs
+     * @param port its port
+     * @param bindAddress its address; loopback unless set
+     * @param domain base domain of website host names, or null
+     */
+    public record Website(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("9080") int port,
+            @DefaultValue("127.0.0.1") String bindAddress,
+            @Nullable String domain) {}
+
+    /**
+     * The lifecycle worker.
+     *
+     * @param interval how often every bucket's lifecycle rules are applied
+     */
+    public record Lifecycle(@DefaultValue("1h") Duration interval) {}
 
     /** The durability policy. */
     public enum Sync {

@@ -32,7 +32,7 @@ class S3Configuration {
         HangarProperties.Storage storage = properties.storage();
         S3Settings settings = new S3Settings(properties.s3().region(),
                 Math.toIntExact(storage.inlineThreshold().toBytes()), Math.toIntExact(storage.chunkSize().toBytes()));
-        return new S3Api(node, settings, accessKeyId -> secretOf(accessKeyId, root, node), properties.s3().domain(),
+        return new S3Api(node, settings, accessKeyId -> accessKey(accessKeyId, root, node), properties.s3().domain(),
                 registry, clock);
     }
 
@@ -46,10 +46,10 @@ class S3Configuration {
         return api.metricsFilter();
     }
 
-    private static Optional<String> secretOf(String accessKeyId, AccessKey root, ClusterNode node) {
+    private static Optional<AccessKey> accessKey(String accessKeyId, AccessKey root, ClusterNode node) {
         if (root.accessKeyId().equals(accessKeyId)) {
-            return Optional.of(root.secretKey());
+            return Optional.of(root);
         }
-        return node.metadata().getAccessKey(accessKeyId).map(AccessKey::secretKey);
+        return node.metadata().getAccessKey(accessKeyId);
     }
 }

@@ -14,17 +14,8 @@ public final class OperationRouter {
 
     /** Sub-resources of buckets that S3 has and Hangar does not implement yet, with their GET names. */
     private static final List<Map.Entry<String, String>> UNSUPPORTED_BUCKET_RESOURCES = List.of(
-            Map.entry("versioning", "BucketVersioning"),
-            Map.entry("versions", "ListObjectVersions"),
-            Map.entry("acl", "BucketAcl"),
-            Map.entry("policy", "BucketPolicy"),
             Map.entry("policyStatus", "BucketPolicyStatus"),
-            Map.entry("cors", "BucketCors"),
-            Map.entry("website", "BucketWebsite"),
-            Map.entry("lifecycle", "BucketLifecycleConfiguration"),
-            Map.entry("tagging", "BucketTagging"),
             Map.entry("encryption", "BucketEncryption"),
-            Map.entry("object-lock", "ObjectLockConfiguration"),
             Map.entry("replication", "BucketReplication"),
             Map.entry("logging", "BucketLogging"),
             Map.entry("notification", "BucketNotificationConfiguration"),
@@ -38,16 +29,11 @@ public final class OperationRouter {
             Map.entry("intelligent-tiering", "BucketIntelligentTieringConfiguration"));
 
     private static final List<Map.Entry<String, String>> UNSUPPORTED_OBJECT_RESOURCES = List.of(
-            Map.entry("acl", "ObjectAcl"),
-            Map.entry("tagging", "ObjectTagging"),
-            Map.entry("retention", "ObjectRetention"),
-            Map.entry("legal-hold", "ObjectLegalHold"),
-            Map.entry("attributes", "ObjectAttributes"),
             Map.entry("torrent", "ObjectTorrent"),
             Map.entry("restore", "RestoreObject"),
             Map.entry("select", "SelectObjectContent"));
 
-    private static final java.util.Set<String> SUPPORTED_METHODS = java.util.Set.of("GET", "HEAD", "PUT", "POST", "DELETE");
+    private static final java.util.Set<String> SUPPORTED_METHODS = java.util.Set.of("GET", "HEAD", "PUT", "POST", "DELETE", "OPTIONS");
 
     private OperationRouter() {}
 
@@ -55,6 +41,12 @@ public final class OperationRouter {
         String method = request.method();
         if (!SUPPORTED_METHODS.contains(method)) {
             throw methodNotAllowed();
+        }
+        if (method.equals("OPTIONS")) {
+            if (request.bucket() == null) {
+                throw methodNotAllowed();
+            }
+            return new S3Operation.PreflightRequest();
         }
         if (request.bucket() == null) {
             return switch (method) {
@@ -69,6 +61,14 @@ public final class OperationRouter {
     }
 
     private static S3Operation routeBucket(String method, S3Request request) {
+        for (S3Operation.BucketSubresource resource : S3Operation.BucketSubresource.values()) {
+            if (request.hasParameter(resource.parameter())) {
+                return new S3Operation.BucketConfiguration(resource, verb(method, resource.deletable()));
+            }
+        }
+        if (request.hasParameter("versions") && (method.equals("GET") || method.equals("HEAD"))) {
+            return new S3Operation.ListObjectVersions();
+        }
         for (Map.Entry<String, String> resource : UNSUPPORTED_BUCKET_RESOURCES) {
             if (request.hasParameter(resource.getKey())) {
                 return new S3Operation.Unsupported(bucketOperationName(method, resource.getValue()));
@@ -94,13 +94,24 @@ public final class OperationRouter {
                 if (request.hasParameter("delete")) {
                     yield new S3Operation.DeleteObjects();
                 }
-                yield new S3Operation.Unsupported("PostObject");
+                yield new S3Operation.PostObject();
             }
             default -> throw methodNotAllowed();
         };
     }
 
     private static S3Operation routeObject(String method, S3Request request) {
+        for (S3Operation.ObjectSubresource resource : S3Operation.ObjectSubresource.values()) {
+            if (request.hasParameter(resource.parameter())) {
+                return new S3Operation.ObjectConfiguration(resource, verb(method, resource.deletable()));
+            }
+        }
+        if (request.hasParameter("attributes")) {
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                throw methodNotAllowed();
+            }
+            return new S3Operation.GetObjectAttributes();
+        }
         for (Map.Entry<String, String> resource : UNSUPPORTED_OBJECT_RESOURCES) {
             if (request.hasParameter(resource.getKey())) {
                 String name = resource.getValue().startsWith("Object") ? verb(method) + resource.getValue() : resource.getValue();
@@ -131,6 +142,20 @@ public final class OperationRouter {
                     yield new S3Operation.CompleteMultipartUpload(uploadId);
                 }
                 throw methodNotAllowed();
+            }
+            default -> throw methodNotAllowed();
+        };
+    }
+
+    private static S3Operation.Verb verb(String method, boolean deletable) {
+        return switch (method) {
+            case "GET", "HEAD" -> S3Operation.Verb.GET;
+            case "PUT" -> S3Operation.Verb.PUT;
+            case "DELETE" -> {
+                if (!deletable) {
+                    throw methodNotAllowed();
+                }
+                yield S3Operation.Verb.DELETE;
             }
             default -> throw methodNotAllowed();
         };

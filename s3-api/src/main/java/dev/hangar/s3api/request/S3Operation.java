@@ -51,6 +51,116 @@ public sealed interface S3Operation {
 
     record ListParts(String uploadId) implements S3Operation {}
 
+    record ListObjectVersions() implements S3Operation {}
+
+    record GetObjectAttributes() implements S3Operation {}
+
+    /** A browser upload: POST of a multipart form to the bucket, authorized by a signed policy. */
+    record PostObject() implements S3Operation {}
+
+    /** A CORS preflight: OPTIONS on a bucket or object, answered from the bucket's CORS rules. */
+    record PreflightRequest() implements S3Operation {}
+
+    /** Reading, replacing or removing one configuration document of a bucket. */
+    record BucketConfiguration(BucketSubresource resource, Verb verb) implements S3Operation {
+        @Override
+        public String name() {
+            if (resource == BucketSubresource.LIFECYCLE && verb == Verb.DELETE) {
+                return "DeleteBucketLifecycle";
+            }
+            return verb.prefix() + resource.noun();
+        }
+    }
+
+    /** Reading, replacing or removing one sub-resource of an object version. */
+    record ObjectConfiguration(ObjectSubresource resource, Verb verb) implements S3Operation {
+        @Override
+        public String name() {
+            return verb.prefix() + resource.noun();
+        }
+    }
+
+    /** What a sub-resource request does. */
+    enum Verb {
+        GET("Get"),
+        PUT("Put"),
+        DELETE("Delete");
+
+        private final String prefix;
+
+        Verb(String prefix) {
+            this.prefix = prefix;
+        }
+
+        public String prefix() {
+            return prefix;
+        }
+    }
+
+    /** The configuration documents of a bucket, by their query parameter. */
+    enum BucketSubresource {
+        VERSIONING("versioning", "BucketVersioning", false),
+        TAGGING("tagging", "BucketTagging", true),
+        CORS("cors", "BucketCors", true),
+        WEBSITE("website", "BucketWebsite", true),
+        LIFECYCLE("lifecycle", "BucketLifecycleConfiguration", true),
+        POLICY("policy", "BucketPolicy", true),
+        ACL("acl", "BucketAcl", false),
+        OBJECT_LOCK("object-lock", "ObjectLockConfiguration", false);
+
+        private final String parameter;
+        private final String noun;
+        private final boolean deletable;
+
+        BucketSubresource(String parameter, String noun, boolean deletable) {
+            this.parameter = parameter;
+            this.noun = noun;
+            this.deletable = deletable;
+        }
+
+        public String parameter() {
+            return parameter;
+        }
+
+        public String noun() {
+            return noun;
+        }
+
+        public boolean deletable() {
+            return deletable;
+        }
+    }
+
+    /** The sub-resources of an object version, by their query parameter. */
+    enum ObjectSubresource {
+        TAGGING("tagging", "ObjectTagging", true),
+        ACL("acl", "ObjectAcl", false),
+        RETENTION("retention", "ObjectRetention", false),
+        LEGAL_HOLD("legal-hold", "ObjectLegalHold", false);
+
+        private final String parameter;
+        private final String noun;
+        private final boolean deletable;
+
+        ObjectSubresource(String parameter, String noun, boolean deletable) {
+            this.parameter = parameter;
+            this.noun = noun;
+            this.deletable = deletable;
+        }
+
+        public String parameter() {
+            return parameter;
+        }
+
+        public String noun() {
+            return noun;
+        }
+
+        public boolean deletable() {
+            return deletable;
+        }
+    }
+
     /** An operation S3 has and Hangar does not implement yet. */
     record Unsupported(String operation) implements S3Operation {
         @Override

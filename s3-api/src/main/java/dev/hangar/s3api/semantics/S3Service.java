@@ -17,6 +17,13 @@ public final class S3Service {
     private final BucketOperations buckets;
     private final MultipartOperations multipart;
     private final Documents documents;
+    private final BucketConfigurations configurations;
+    private final AccessGuard guard;
+    private final CorsOperations cors;
+    private final BucketConfigurationOperations bucketConfigurations;
+    private final ObjectConfigurationOperations objectConfigurations;
+    private final PostObjectOperations postObjects;
+    private final LifecycleWorker lifecycle;
 
     public S3Service(ClusterNode node, S3Settings settings, Clock clock) {
         ContentStore content = new ContentStore(node.blocks(), node.metadata(), settings);
@@ -27,9 +34,42 @@ public final class S3Service {
         this.multipart = new MultipartOperations(node.metadata(), content, objects, reclamation, documents,
                 new UploadIds(clock));
         this.documents = documents;
+        this.configurations = new BucketConfigurations(node.metadata());
+        this.guard = new AccessGuard(node.metadata(), configurations, clock);
+        this.cors = new CorsOperations(configurations, objects);
+        this.bucketConfigurations = new BucketConfigurationOperations(configurations, objects);
+        this.objectConfigurations = new ObjectConfigurationOperations(objects, configurations);
+        this.postObjects = new PostObjectOperations(objects);
+        this.lifecycle = new LifecycleWorker(objects, configurations);
     }
 
-    public S3Response execute(S3Operation operation, S3Request request, Payload payload) {
+    /** A browser upload; the form's signed policy authorizes it, so no caller is checked here. */
+    public S3Response postObject(S3Request request, PostForm form) {
+        return postObjects.upload(request, form);
+    }
+
+    /** The lifecycle worker, run periodically by the application and on demand by administrators. */
+    public LifecycleWorker lifecycle() {
+        return lifecycle;
+    }
+
+    /** The bucket configurations, for the website listener and background work. */
+    public BucketConfigurations configurations() {
+        return configurations;
+    }
+
+    /** The access decisions, for the website listener. */
+    public AccessGuard guard() {
+        return guard;
+    }
+
+    /**
+     * Runs an operation for a caller: checks that the caller may, then executes it.
+     *
+     * @throws S3Exception with {@code AccessDenied} when it may not
+     */
+    public S3Response execute(S3Operation operation, S3Request request, Payload payload, Caller caller) {
+        guard.authorize(operation, request, caller);
         return switch (operation) {
             case S3Operation.ListBuckets ignored -> buckets.listBuckets();
             case S3Operation.CreateBucket ignored -> buckets.create(request, payload);
@@ -51,9 +91,27 @@ public final class S3Service {
             case S3Operation.CompleteMultipartUpload complete -> multipart.complete(request, complete, payload);
             case S3Operation.AbortMultipartUpload abort -> multipart.abort(request, abort);
             case S3Operation.ListParts list -> multipart.listParts(request, list);
+            case S3Operation.ListObjectVersions ignored -> throw notYet(operation);
+            case S3Operation.GetObjectAttributes ignored -> throw notYet(operation);
+            case S3Operation.PostObject ignored -> throw new S3Exception(S3Error.INVALID_REQUEST,
+                    "A browser upload must be a multipart/form-data POST.");
+            case S3Operation.PreflightRequest ignored -> cors.preflight(request);
+            case S3Operation.BucketConfiguration configuration ->
+                    bucketConfigurations.execute(configuration, request, payload, caller);
+            case S3Operation.ObjectConfiguration configuration ->
+                    objectConfigurations.execute(configuration, request, payload, caller);
             case S3Operation.Unsupported unsupported -> throw new S3Exception(S3Error.NOT_IMPLEMENTED,
                     unsupported.operation() + " is not implemented by Hangar yet.");
         };
+    }
+
+    /** The CORS headers an actual (non-preflight) request gets from its bucket's rules. */
+    public java.util.Map<String, String> corsHeaders(S3Request request) {
+        return cors.actualRequestHeaders(request);
+    }
+
+    private static S3Exception notYet(S3Operation operation) {
+        return new S3Exception(S3Error.NOT_IMPLEMENTED, operation.name() + " is not implemented by Hangar yet.");
     }
 
     /** Renders an error as the S3 XML error document. */

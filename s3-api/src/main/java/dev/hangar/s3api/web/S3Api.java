@@ -1,6 +1,7 @@
 package dev.hangar.s3api.web;
 
 import dev.hangar.cluster.ClusterNode;
+import dev.hangar.metadata.AccessKey;
 import dev.hangar.s3api.auth.PayloadDecoder;
 import dev.hangar.s3api.auth.SigV4Verifier;
 import dev.hangar.s3api.request.Addressing;
@@ -28,22 +29,34 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class S3Api implements AutoCloseable {
     private final ExecutorService blocking;
+    private final S3Service service;
     private final RouterFunction<ServerResponse> routes;
     private final WebFilter metricsFilter;
 
     /**
-     * @param secrets the secret key of an access key id, if the key exists
+     * @param keys the access key of an access key id, if it exists
      * @param domain base domain for virtual-host-style addressing, or null
      */
-    public S3Api(ClusterNode node, S3Settings settings, Function<String, Optional<String>> secrets,
+    public S3Api(ClusterNode node, S3Settings settings, Function<String, Optional<AccessKey>> keys,
             @Nullable String domain, MeterRegistry registry, Clock clock) {
         this.blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("hangar-s3-", 0).factory());
         Scheduler scheduler = Schedulers.fromExecutorService(blocking, "hangar-s3");
-        S3HandlerFunction handler = new S3HandlerFunction(new S3Service(node, settings, clock),
-                new SigV4Verifier(settings.region(), clock, secrets), new PayloadDecoder(), new Addressing(domain),
-                blocking, scheduler);
+        this.service = new S3Service(node, settings, clock);
+        S3HandlerFunction handler = new S3HandlerFunction(service,
+                new SigV4Verifier(settings.region(), clock, id -> keys.apply(id).map(AccessKey::secretKey)), keys,
+                new PayloadDecoder(), new Addressing(domain), blocking, scheduler);
         this.routes = RouterFunctions.route(RequestPredicates.all(), handler);
         this.metricsFilter = new S3MetricsFilter(registry);
+    }
+
+    /** The S3 semantics, for the website listener, background work and administration. */
+    public S3Service service() {
+        return service;
+    }
+
+    /** The routes of the static website listener (a port of its own). */
+    public RouterFunction<ServerResponse> websiteRoutes() {
+        return RouterFunctions.route(RequestPredicates.all(), new WebsiteHandler(service));
     }
 
     public RouterFunction<ServerResponse> routes() {

@@ -12,6 +12,8 @@ import dev.hangar.s3api.request.OperationRouter;
 import dev.hangar.s3api.request.RequestHeaders;
 import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
+import dev.hangar.metadata.AccessKey;
+import dev.hangar.s3api.semantics.Caller;
 import dev.hangar.s3api.semantics.S3Response;
 import dev.hangar.s3api.semantics.S3Service;
 import java.io.IOException;
@@ -22,7 +24,9 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -48,15 +52,17 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
 
     private final S3Service service;
     private final SigV4Verifier verifier;
+    private final Function<String, Optional<AccessKey>> keys;
     private final PayloadDecoder decoder;
     private final Addressing addressing;
     private final ExecutorService blocking;
     private final Scheduler blockingScheduler;
 
-    S3HandlerFunction(S3Service service, SigV4Verifier verifier, PayloadDecoder decoder, Addressing addressing,
-            ExecutorService blocking, Scheduler blockingScheduler) {
+    S3HandlerFunction(S3Service service, SigV4Verifier verifier, Function<String, Optional<AccessKey>> keys,
+            PayloadDecoder decoder, Addressing addressing, ExecutorService blocking, Scheduler blockingScheduler) {
         this.service = service;
         this.verifier = verifier;
+        this.keys = keys;
         this.decoder = decoder;
         this.addressing = addressing;
         this.blocking = blocking;
@@ -94,17 +100,49 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
                 Addressing.parseQuery(http.getURI().getRawQuery()), headers, host, requestId);
         S3Operation operation = OperationRouter.route(request);
         exchange.getAttributes().put(OPERATION_ATTRIBUTE, operation.name());
+        Map<String, List<String>> context = requestContext(http);
+        if (operation instanceof S3Operation.PreflightRequest) {
+            // Browsers send preflights unsigned; the bucket's CORS rules alone answer them.
+            return service.execute(operation, request, EmptyPayload.INSTANCE, Caller.anonymous(context));
+        }
         Authentication authentication =
                 verifier.verify(new SignedRequest(method, rawPath, http.getURI().getRawQuery(), headers.values()));
-        if (authentication.isAnonymous()) {
-            throw new S3Exception(S3Error.ACCESS_DENIED, "Access Denied: anonymous requests are not allowed.");
-        }
+        Caller caller = authentication.isAnonymous()
+                ? Caller.anonymous(context)
+                : new Caller(keys.apply(authentication.accessKeyId()).orElseThrow(
+                        () -> new S3Exception(S3Error.INVALID_ACCESS_KEY_ID)), context);
         InputStream raw = new RequestBodyStream(http.getBody());
         try (VerifiedBody verified = decoder.open(authentication, headers.values(), raw)) {
-            return service.execute(operation, request, new VerifiedPayload(verified, headers));
+            S3Response response = service.execute(operation, request, new VerifiedPayload(verified, headers), caller);
+            return withCors(response, request);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Adds the CORS headers of the bucket's rules when the request came from a browser origin. */
+    private S3Response withCors(S3Response response, S3Request request) {
+        if (request.header("origin") == null) {
+            return response;
+        }
+        Map<String, String> cors = service.corsHeaders(request);
+        if (cors.isEmpty()) {
+            return response;
+        }
+        Map<String, String> headers = new LinkedHashMap<>(response.headers());
+        headers.putAll(cors);
+        return new S3Response(response.status(), headers, response.body());
+    }
+
+    /** The request facts bucket policy conditions can test. */
+    private static Map<String, List<String>> requestContext(ServerHttpRequest http) {
+        Map<String, List<String>> context = new LinkedHashMap<>();
+        java.net.InetSocketAddress remote = http.getRemoteAddress();
+        if (remote != null && remote.getAddress() != null) {
+            context.put("aws:SourceIp", List.of(remote.getAddress().getHostAddress()));
+        }
+        context.put("aws:SecureTransport", List.of(Boolean.toString(http.getSslInfo() != null)));
+        return context;
     }
 
     private Mono<ServerResponse> render(S3Response response, String requestId) {

@@ -151,12 +151,26 @@ class OperationRouterTest {
             "POST|b|k|select&select-type=2|SelectObjectContent",
             "GET|b|k|tagging&versionId=v|GetObjectTagging",
             "PUT|b|k|uploadId=u&partNumber=1&tagging|PutObjectTagging"})
-    void namesTheUnsupportedOperationASubResourceSelects(String method, String bucket, @Nullable String key,
+    void namesTheOperationASubResourceSelects(String method, String bucket, @Nullable String key,
             String query, String operation) {
         S3Operation routed = OperationRouter.route(request(method, bucket, key, query, null));
 
-        assertThat(routed).isEqualTo(new S3Operation.Unsupported(operation));
         assertThat(routed.name()).isEqualTo(operation);
+    }
+
+    @ParameterizedTest(name = "{0} ?{1}")
+    @CsvSource(delimiter = '|', value = {
+            "DELETE|versioning", "DELETE|acl", "DELETE|object-lock"})
+    void refusesToDeleteBucketSubResourcesS3CannotDelete(String method, String query) {
+        assertS3Error(() -> OperationRouter.route(request(method, "b", null, query, null)), S3Error.METHOD_NOT_ALLOWED);
+    }
+
+    @org.junit.jupiter.api.Test
+    void routesOptionsToACorsPreflight() {
+        assertThat(OperationRouter.route(request("OPTIONS", "b", "k", "", null)))
+                .isEqualTo(new S3Operation.PreflightRequest());
+        assertThat(OperationRouter.route(request("OPTIONS", "b", null, "", null)))
+                .isEqualTo(new S3Operation.PreflightRequest());
     }
 
     @ParameterizedTest(name = "partNumber={0}")
@@ -193,7 +207,7 @@ class OperationRouterTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"PATCH", "OPTIONS", "TRACE", "CONNECT"})
+    @ValueSource(strings = {"PATCH", "TRACE", "CONNECT"})
     void refusesUnknownMethodsOnBucketsAndObjects(String method) {
         assertS3Error(() -> OperationRouter.route(request(method, "b", null, "", null)), S3Error.METHOD_NOT_ALLOWED);
         assertS3Error(() -> OperationRouter.route(request(method, "b", "k", "", null)), S3Error.METHOD_NOT_ALLOWED);
