@@ -30,7 +30,7 @@ final class RootCredentials {
             }
             return new AccessKey(configuredKey, configuredSecret, clock.instant());
         }
-        Optional<AccessKey> stored = metadata.listAccessKeys().stream().findFirst();
+        Optional<AccessKey> stored = metadata.listAccessKeys().stream().filter(AccessKey::root).findFirst();
         if (stored.isPresent()) {
             LOG.info("Root access key: {} (secret stored in {})", stored.get().accessKeyId(), properties.dataDir());
             return stored.get();

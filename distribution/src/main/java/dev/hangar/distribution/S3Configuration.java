@@ -33,7 +33,7 @@ class S3Configuration {
         S3Settings settings = new S3Settings(properties.s3().region(),
                 Math.toIntExact(storage.inlineThreshold().toBytes()), Math.toIntExact(storage.chunkSize().toBytes()));
         return new S3Api(node, settings, accessKeyId -> accessKey(accessKeyId, root, node), properties.s3().domain(),
-                registry, clock);
+                registry, clock, properties.lifecycle().interval());
     }
 
     @Bean
@@ -44,6 +44,12 @@ class S3Configuration {
     @Bean
     WebFilter s3MetricsFilter(S3Api api) {
         return api.metricsFilter();
+    }
+
+    /** CORS preflights go to the S3 routes, which answer them from the bucket's rules, not to Spring's CORS support. */
+    @Bean
+    WebFilter s3PreflightFilter(S3Api api) {
+        return api.preflightFilter();
     }
 
     private static Optional<AccessKey> accessKey(String accessKeyId, AccessKey root, ClusterNode node) {

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -46,6 +47,8 @@ public abstract class AbstractS3IT {
     protected static final String SECRET_KEY = "hangar-it-root-secret-0123456789abcdefghij";
     protected static final String REGION = S3Clients.REGION.id();
     protected static final String DOMAIN = "s3.localhost";
+    /** The base domain of the static website listener: a bucket's site is {@code bucket.website.localhost}. */
+    protected static final String WEBSITE_DOMAIN = "website.localhost";
     protected static final int INLINE_THRESHOLD = 3072;
     protected static final int CHUNK_SIZE = 1024 * 1024;
     protected static final int MIB = 1024 * 1024;
@@ -60,6 +63,9 @@ public abstract class AbstractS3IT {
 
     @LocalManagementPort
     protected int managementPort;
+
+    @Autowired
+    private WebsiteServer websiteServer;
 
     /** Sync client (Apache HTTP), path-style, the SDK's default integrity checksums. */
     protected S3Client s3;
@@ -84,6 +90,8 @@ public abstract class AbstractS3IT {
         registry.add("hangar.s3.region", () -> REGION);
         registry.add("hangar.s3.domain", () -> DOMAIN);
         registry.add("management.server.port", () -> "0");
+        registry.add("hangar.website.port", () -> "0");
+        registry.add("hangar.website.domain", () -> WEBSITE_DOMAIN);
     }
 
     @BeforeAll
@@ -103,6 +111,11 @@ public abstract class AbstractS3IT {
     /** The base endpoint for virtual-host-style addressing: buckets live at {@code bucket.s3.localhost}. */
     protected URI virtualHostEndpoint() {
         return URI.create("http://" + DOMAIN + ":" + port);
+    }
+
+    /** The port of the static website listener. */
+    protected int websitePort() {
+        return websiteServer.port();
     }
 
     protected URI managementEndpoint() {

@@ -468,6 +468,7 @@ class CrashIT {
         Map<String, String> environment = builder.environment();
         environment.put("HANGAR_DATA_DIR", dataDir.toString());
         environment.put("HANGAR_S3_PORT", Integer.toString(port));
+        environment.put("HANGAR_WEBSITE_PORT", "0");
         environment.put("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY);
         environment.put("HANGAR_ROOT_SECRET_KEY", SECRET_KEY);
         Server server = new Server(builder.start(), port, log);

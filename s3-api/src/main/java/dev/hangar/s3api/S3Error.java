@@ -21,6 +21,9 @@ public enum S3Error {
     ENTITY_TOO_LARGE("EntityTooLarge", 400, "Your proposed upload exceeds the maximum allowed object size."),
     ENTITY_TOO_SMALL("EntityTooSmall", 400, "Your proposed upload is smaller than the minimum allowed object size."),
     EXPIRED_TOKEN("ExpiredToken", 400, "The provided token has expired."),
+    /** A browser upload (POST Object) whose form has no {@code file} field, or more than one. */
+    INCORRECT_NUMBER_OF_FILES_IN_POST_REQUEST("IncorrectNumberOfFilesInPostRequest", 400,
+            "POST requires exactly one file upload per request."),
     INCOMPLETE_BODY("IncompleteBody", 400,
             "You did not provide the number of bytes specified by the Content-Length HTTP header."),
     INTERNAL_ERROR("InternalError", 500, "We encountered an internal error. Please try again."),
@@ -28,6 +31,8 @@ public enum S3Error {
             "The AWS access key ID you provided does not exist in our records."),
     INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
     INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
+    /** A request the bucket's state forbids, e.g. suspending versioning while Object Lock is enabled. */
+    INVALID_BUCKET_STATE("InvalidBucketState", 409, "The request is not valid with the current state of the bucket."),
     INVALID_DIGEST("InvalidDigest", 400, "The Content-MD5 you specified is not valid."),
     INVALID_PART("InvalidPart", 400,
             "One or more of the specified parts could not be found. The part may not have been uploaded, "
@@ -48,6 +53,9 @@ public enum S3Error {
                     + "keys, keys or values that are too long, or system tags."),
     INVALID_URI("InvalidURI", 400, "Couldn't parse the specified URI."),
     KEY_TOO_LONG("KeyTooLongError", 400, "Your key is too long."),
+    /** A browser upload whose body is not well-formed {@code multipart/form-data}. */
+    MALFORMED_POST_REQUEST("MalformedPOSTRequest", 400,
+            "The body of your POST request is not well-formed multipart/form-data."),
     MALFORMED_POLICY("MalformedPolicy", 400, "This policy contains invalid Json"),
     MALFORMED_ACL_ERROR("MalformedACLError", 400,
             "The XML you provided was not well-formed or did not validate against our published schema."),
@@ -55,6 +63,10 @@ public enum S3Error {
             "The XML you provided was not well-formed or did not validate against our published schema."),
     METADATA_TOO_LARGE("MetadataTooLarge", 400,
             "Your metadata headers exceed the maximum allowed metadata size."),
+    /** A browser upload whose form fields before the file exceed 20 KB. */
+    MAX_POST_PRE_DATA_LENGTH_EXCEEDED("MaxPostPreDataLengthExceededError", 400,
+            "Your POST request fields preceding the upload file were too large."),
+    MISSING_REQUEST_BODY_ERROR("MissingRequestBodyError", 400, "Request Body is empty"),
     METHOD_NOT_ALLOWED("MethodNotAllowed", 405, "The specified method is not allowed against this resource."),
     MISSING_CONTENT_LENGTH("MissingContentLength", 411, "You must provide the Content-Length HTTP header."),
     MISSING_SECURITY_HEADER("MissingSecurityHeader", 400, "Your request is missing a required header."),
@@ -62,6 +74,14 @@ public enum S3Error {
     NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
     NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
     NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
+    NO_SUCH_LIFECYCLE_CONFIGURATION("NoSuchLifecycleConfiguration", 404, "The lifecycle configuration does not exist"),
+    NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist"),
+    /** A versionId no version of the key has (a malformed one is InvalidArgument). */
+    NO_SUCH_VERSION("NoSuchVersion", 404,
+            "The specified version does not exist."),
+    /** GetObjectRetention or GetObjectLegalHold of a version that has none. */
+    NO_SUCH_OBJECT_LOCK_CONFIGURATION("NoSuchObjectLockConfiguration", 404,
+            "The specified object does not have a ObjectLock configuration"),
     NO_SUCH_UPLOAD("NoSuchUpload", 404,
             "The specified multipart upload does not exist. The upload ID might be invalid, "
                     + "or the multipart upload might have been aborted or completed."),
@@ -69,13 +89,23 @@ public enum S3Error {
             "The specified bucket does not have a website configuration"),
     NOT_IMPLEMENTED("NotImplemented", 501,
             "A header or query you provided implies functionality that is not implemented."),
+    OBJECT_LOCK_CONFIGURATION_NOT_FOUND("ObjectLockConfigurationNotFoundError", 404,
+            "Object Lock configuration does not exist for this bucket"),
     PRECONDITION_FAILED("PreconditionFailed", 412, "At least one of the preconditions you specified did not hold."),
     REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403,
             "The difference between the request time and the server's time is too large."),
+    /** A POST to a bucket that is not a {@code multipart/form-data} browser upload. */
+    REQUEST_IS_NOT_MULTIPART_CONTENT("RequestIsNotMultiPartContent", 400,
+            "Bucket POST must be of the enclosure-type multipart/form-data."),
     SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "Please reduce your request rate."),
     SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403,
             "The request signature we calculated does not match the signature you provided. "
                     + "Check your key and signing method."),
+    /** A request that must not have a body, e.g. PutBucketAcl with both {@code x-amz-acl} and a document. */
+    UNEXPECTED_CONTENT("UnexpectedContent", 400, "This request does not support content"),
+    /** An ACL grant to an email address no account has; Hangar's accounts have none. */
+    UNRESOLVABLE_GRANT_BY_EMAIL_ADDRESS("UnresolvableGrantByEmailAddress", 400,
+            "The e-mail address you provided does not match any account on record."),
     X_AMZ_CONTENT_SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400,
             "The provided 'x-amz-content-sha256' header does not match what was computed.");
 

@@ -108,6 +108,14 @@ public final class BucketConfigurations {
                         dev.hangar.s3api.xml.TaggedResource.BUCKET));
     }
 
+    /**
+     * Whether an access key of this id exists: PutBucketPolicy refuses a policy whose principals
+     * name a key that does not, as AWS refuses an unknown principal.
+     */
+    public boolean accessKeyExists(String accessKeyId) {
+        return metadata.getAccessKey(accessKeyId).isPresent();
+    }
+
     public Optional<byte[]> raw(String bucket, String kind) {
         return metadata.getBucketConfig(bucket, kind);
     }

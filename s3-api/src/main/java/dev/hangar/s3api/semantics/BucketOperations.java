@@ -1,42 +1,77 @@
 package dev.hangar.s3api.semantics;
 
 import dev.hangar.metadata.BucketNotEmptyException;
+import dev.hangar.metadata.BucketPermission;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.ListQuery;
 import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.ObjectListing;
+import dev.hangar.metadata.VersionListing;
+import dev.hangar.metadata.VersionQuery;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.request.S3Request;
+import dev.hangar.s3api.xml.ObjectLockConfiguration;
+import dev.hangar.s3api.xml.S3Xml;
+import dev.hangar.s3api.xml.VersioningConfiguration;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** Bucket-level operations: create, head, delete, location, the object listings and DeleteObjects. */
+/**
+ * Bucket-level operations: create, head, delete, location, the object listings (current objects and
+ * every version) and DeleteObjects.
+ */
 final class BucketOperations {
     private static final int MAX_CONFIGURATION_DOCUMENT = 64 << 10;
     private static final int MAX_DELETE_DOCUMENT = 2 << 20;
+    private static final String OBJECT_LOCK_HEADER = "x-amz-bucket-object-lock-enabled";
 
     private final MetadataStore metadata;
     private final ObjectOperations objects;
     private final Documents documents;
     private final S3Settings settings;
+    private final BucketConfigurations configurations;
+    private final AccessGuard guard;
 
-    BucketOperations(MetadataStore metadata, ObjectOperations objects, Documents documents, S3Settings settings) {
+    BucketOperations(MetadataStore metadata, ObjectOperations objects, Documents documents, S3Settings settings,
+            BucketConfigurations configurations, AccessGuard guard) {
         this.metadata = metadata;
         this.objects = objects;
         this.documents = documents;
         this.settings = settings;
+        this.configurations = configurations;
+        this.guard = guard;
     }
 
-    S3Response listBuckets() {
-        return S3Response.xml(200, documents.listAllMyBucketsResult(metadata.listBuckets()));
+    /** Every bucket for the root key; for another key, the buckets it has any permission on. */
+    S3Response listBuckets(Caller caller) {
+        List<BucketRecord> buckets = metadata.listBuckets();
+        if (!caller.isRoot()) {
+            Map<String, BucketPermission> granted = caller.key() == null ? Map.of() : caller.key().buckets();
+            buckets = buckets.stream()
+                    .filter(bucket -> {
+                        BucketPermission permission = granted.get(bucket.name());
+                        return permission != null && (permission.read() || permission.write() || permission.owner());
+                    })
+                    .toList();
+        }
+        return S3Response.xml(200, documents.listAllMyBucketsResult(buckets));
     }
 
-    S3Response create(S3Request request, Payload payload) {
+    /**
+     * CreateBucket, with the settings S3 takes at creation: a canned ACL ({@code x-amz-acl}) and Object
+     * Lock ({@code x-amz-bucket-object-lock-enabled: true}, which enables versioning too). A key other
+     * than the root key becomes the bucket's owner, with read and write.
+     */
+    S3Response create(S3Request request, Payload payload, Caller caller) {
         String bucket = request.requireBucket();
         BucketNames.validate(bucket);
+        String cannedAcl = ObjectAcls.forWrite(request::header);
+        boolean objectLock = objectLockRequested(request);
         byte[] document = RequestBodies.readDocument(payload, MAX_CONFIGURATION_DOCUMENT);
         Optional<String> constraint = documents.parseLocationConstraint(document);
         if (constraint.isPresent() && !constraint.get().equals(settings.region())) {
@@ -46,6 +81,19 @@ final class BucketOperations {
         }
         if (!metadata.createBucket(new BucketRecord(bucket, objects.now(), settings.region()))) {
             throw new S3Exception(S3Error.BUCKET_ALREADY_OWNED_BY_YOU);
+        }
+        if (cannedAcl != null) {
+            configurations.put(bucket, BucketConfigurations.ACL, cannedAcl.getBytes(StandardCharsets.UTF_8));
+        }
+        if (objectLock) {
+            configurations.put(bucket, BucketConfigurations.OBJECT_LOCK,
+                    S3Xml.renderObjectLockConfiguration(new ObjectLockConfiguration(null)));
+            configurations.put(bucket, BucketConfigurations.VERSIONING, S3Xml.renderVersioningConfiguration(
+                    new VersioningConfiguration(VersioningConfiguration.Status.ENABLED, null)));
+        }
+        if (caller.key() != null && !caller.isRoot()) {
+            metadata.updateAccessKey(caller.key().accessKeyId(),
+                    key -> key.withBucketPermission(bucket, new BucketPermission(true, true, true)));
         }
         return S3Response.empty(200, Map.of("Location", "/" + bucket));
     }
@@ -102,21 +150,70 @@ final class BucketOperations {
                 nextToken, startAfter, fetchOwner, page));
     }
 
-    S3Response deleteObjects(S3Request request, Payload payload) {
+    /** ListObjectVersions: every version and delete marker, by key then newest first. */
+    S3Response listVersions(S3Request request) {
+        String bucket = request.requireBucket();
+        objects.requireBucket(bucket);
+        Listings.Encoding encoding = Listings.encoding(request);
+        String prefix = Optional.ofNullable(request.parameter("prefix")).orElse("");
+        String delimiter = request.parameter("delimiter");
+        String keyMarker = Optional.ofNullable(request.parameter("key-marker")).filter(marker -> !marker.isEmpty())
+                .orElse(null);
+        String versionIdMarker = Optional.ofNullable(request.parameter("version-id-marker"))
+                .filter(marker -> !marker.isEmpty())
+                .orElse(null);
+        if (versionIdMarker != null) {
+            if (keyMarker == null) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT,
+                        "A version-id marker cannot be specified without a key marker.");
+            }
+            VersionIds.parameter(versionIdMarker);
+        }
+        int maxKeys = Listings.limit(request, "max-keys", 1000);
+        VersionListing page = metadata.listVersions(bucket,
+                new VersionQuery(prefix, delimiter, keyMarker, versionIdMarker, maxKeys));
+        return S3Response.xml(200, documents.listVersionsResult(bucket, prefix, delimiter, keyMarker, versionIdMarker,
+                maxKeys, encoding, page));
+    }
+
+    /**
+     * DeleteObjects: each object is authorized and deleted on its own (a version, or the key as its
+     * bucket's versioning says), and reported as deleted or failed.
+     */
+    S3Response deleteObjects(S3Request request, Payload payload, Caller caller) {
         String bucket = request.requireBucket();
         objects.requireBucket(bucket);
         byte[] document = RequestBodies.readDocument(payload, MAX_DELETE_DOCUMENT);
         Documents.DeleteRequest delete = documents.parseDelete(document);
-        List<Documents.DeleteOutcome> outcomes = new ArrayList<>(delete.keys().size());
-        for (String key : delete.keys()) {
+        boolean bypass = ObjectLocks.bypass(request);
+        List<Documents.DeleteOutcome> outcomes = new ArrayList<>(delete.objects().size());
+        for (Documents.DeleteTarget target : delete.objects()) {
             try {
-                ObjectKeys.validate(key);
-                objects.deleteQuietly(bucket, key);
-                outcomes.add(Documents.DeleteOutcome.deleted(key));
+                ObjectKeys.validate(target.key());
+                String versionId = target.versionId();
+                if (versionId != null && !VersionIds.wellFormed(versionId)) {
+                    throw new S3Exception(S3Error.NO_SUCH_VERSION);
+                }
+                guard.authorizeObject(caller, request, "DeleteObjects", bucket, target.key(), versionId);
+                outcomes.add(Documents.DeleteOutcome.deleted(target, objects.delete(bucket, target.key(), versionId,
+                        bypass)));
             } catch (S3Exception e) {
-                outcomes.add(Documents.DeleteOutcome.failed(key, e.error(), e.getMessage()));
+                outcomes.add(Documents.DeleteOutcome.failed(target, e.error(), e.getMessage()));
             }
         }
         return S3Response.xml(200, documents.deleteResult(outcomes, delete.quiet()));
+    }
+
+    private static boolean objectLockRequested(S3Request request) {
+        String value = request.header(OBJECT_LOCK_HEADER);
+        if (value == null) {
+            return false;
+        }
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new S3Exception(S3Error.INVALID_ARGUMENT,
+                    "x-amz-bucket-object-lock-enabled must be true or false");
+        };
     }
 }

@@ -43,9 +43,12 @@ final class CorsOperations {
         if (origin == null || bucket == null) {
             return Map.of();
         }
+        // S3 matches a non-preflight request that names an Access-Control-Request-Method on that method.
+        String requestedMethod = request.header("access-control-request-method");
+        String method = requestedMethod != null ? requestedMethod : request.method();
         try {
             Optional<CorsConfiguration> configuration = configurations.cors(bucket);
-            return configuration.flatMap(rules -> Cors.actualRequestHeaders(rules, origin, request.method()))
+            return configuration.flatMap(rules -> Cors.actualRequestHeaders(rules, origin, method))
                     .orElse(Map.of());
         } catch (S3Exception unreadable) {
             return Map.of();

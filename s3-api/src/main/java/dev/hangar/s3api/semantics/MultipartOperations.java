@@ -10,15 +10,19 @@ import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
 import dev.hangar.metadata.PartListing;
+import dev.hangar.metadata.Precondition;
+import dev.hangar.metadata.PreconditionFailedException;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
+import dev.hangar.s3api.xml.VersioningConfiguration;
 import java.io.InputStream;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,15 +43,17 @@ final class MultipartOperations {
     private final Reclamation reclamation;
     private final Documents documents;
     private final UploadIds uploadIds;
+    private final BucketConfigurations configurations;
 
     MultipartOperations(MetadataStore metadata, ContentStore content, ObjectOperations objects, Reclamation reclamation,
-            Documents documents, UploadIds uploadIds) {
+            Documents documents, UploadIds uploadIds, BucketConfigurations configurations) {
         this.metadata = metadata;
         this.content = content;
         this.objects = objects;
         this.reclamation = reclamation;
         this.documents = documents;
         this.uploadIds = uploadIds;
+        this.configurations = configurations;
     }
 
     S3Response create(S3Request request) {
@@ -58,7 +64,18 @@ final class MultipartOperations {
         String algorithm = Optional.ofNullable(request.header("x-amz-checksum-algorithm"))
                 .map(value -> value.toUpperCase(Locale.ROOT))
                 .orElse(null);
-        MultipartUpload upload = new MultipartUpload(bucket, key, uploadIds.next(), objects.now(), headers.standard(),
+        if (ObjectLocks.requested(request::header)) {
+            objects.requireBucket(bucket);
+        }
+        objects.settings(request, bucket);
+        // The tags, ACL and lock the upload asks for are kept as their headers until it completes.
+        Map<String, String> stored = new HashMap<>(headers.standard());
+        stored.putAll(VersionSettings.uploadHeaders(request::header));
+        boolean fullObject = FullObjectChecksums.requested(algorithm, request.header(FullObjectChecksums.TYPE_HEADER));
+        if (fullObject) {
+            stored.put(FullObjectChecksums.TYPE_HEADER, FullObjectChecksums.FULL_OBJECT);
+        }
+        MultipartUpload upload = new MultipartUpload(bucket, key, uploadIds.next(), objects.now(), stored,
                 headers.user(), algorithm);
         try {
             metadata.createUpload(upload);
@@ -68,6 +85,7 @@ final class MultipartOperations {
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         if (algorithm != null) {
             responseHeaders.put("x-amz-checksum-algorithm", algorithm);
+            responseHeaders.put(FullObjectChecksums.TYPE_HEADER, fullObject ? FullObjectChecksums.FULL_OBJECT : "COMPOSITE");
         }
         return S3Response.xml(200, responseHeaders, documents.initiateMultipartUploadResult(bucket, key, upload.uploadId()));
     }
@@ -97,10 +115,7 @@ final class MultipartOperations {
     S3Response uploadPartCopy(S3Request request, S3Operation.UploadPartCopy operation) {
         MultipartUpload upload = findUpload(request, operation.uploadId());
         CopySource source = CopySource.parse(request.header("x-amz-copy-source"));
-        ObjectVersion original = objects.find(source.bucket(), source.key());
-        if (source.versionId() != null && !source.versionId().equals(original.versionId())) {
-            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
-        }
+        ObjectVersion original = objects.copySource(source);
         Conditions.forCopySource(request, original.etag(), original.lastModified());
         long offset = 0;
         long length = original.size();
@@ -131,11 +146,14 @@ final class MultipartOperations {
         Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), totalSize(blocks),
                 Etags.of(md5.digest()), blocks, null);
         store(upload, part);
-        return S3Response.xml(200, documents.copyPartResult(part.etag(), part.lastModified()));
+        Map<String, String> headers = new LinkedHashMap<>();
+        objects.putCopySourceVersionId(headers, source.bucket(), original.versionId());
+        return S3Response.xml(200, headers, documents.copyPartResult(part.etag(), part.lastModified()));
     }
 
     S3Response complete(S3Request request, S3Operation.CompleteMultipartUpload operation, Payload payload) {
         MultipartUpload upload = findUpload(request, operation.uploadId());
+        Precondition precondition = WritePreconditions.of(request);
         byte[] document = RequestBodies.readDocument(payload, MAX_COMPLETE_DOCUMENT);
         List<Documents.CompletedPart> requested = documents.parseCompleteMultipartUpload(document);
         if (requested.isEmpty()) {
@@ -173,17 +191,28 @@ final class MultipartOperations {
             etags.add(part.etag());
             size += part.size();
         }
-        ObjectVersion version = new ObjectVersion(upload.bucket(), upload.key(), ObjectVersion.NULL_VERSION,
-                objects.now(), size, Etags.multipart(etags), new ObjectContent.Blocks(blocks), upload.headers(),
-                upload.userMetadata(), CompositeChecksums.of(upload.checksumAlgorithm(), parts), sizes);
+        Optional<VersioningConfiguration.Status> versioning = configurations.versioning(upload.bucket());
+        Map<String, String> objectHeaders = new HashMap<>(VersionSettings.objectHeaders(upload.headers()));
+        objectHeaders.remove(FullObjectChecksums.TYPE_HEADER);
+        ObjectHeaders headers = new ObjectHeaders(objectHeaders, upload.userMetadata());
+        Checksum checksum = upload.checksumAlgorithm() != null && FullObjectChecksums.requested(upload.headers())
+                ? FullObjectChecksums.of(upload.checksumAlgorithm(), parts, request)
+                : CompositeChecksums.of(upload.checksumAlgorithm(), parts);
+        ObjectVersion version = objects.newVersion(upload.bucket(), upload.key(), versioning, size,
+                Etags.multipart(etags), new ObjectContent.Blocks(blocks), headers, checksum, sizes,
+                VersionSettings.fromUpload(upload.headers()));
         try {
-            metadata.completeUpload(upload, version);
+            metadata.completeUpload(upload, version, precondition);
         } catch (NoSuchUploadException e) {
             throw new S3Exception(S3Error.NO_SUCH_UPLOAD);
+        } catch (PreconditionFailedException e) {
+            throw WritePreconditions.failure(precondition, metadata.getObject(upload.bucket(), upload.key()));
         }
         reclamation.soon();
         String location = "http://" + request.host() + "/" + upload.bucket() + "/" + Documents.pathEncode(upload.key());
-        return S3Response.xml(200, documents.completeMultipartUploadResult(location, version));
+        Map<String, String> responseHeaders = new LinkedHashMap<>();
+        ObjectOperations.putVersionId(responseHeaders, version.versionId(), versioning);
+        return S3Response.xml(200, responseHeaders, documents.completeMultipartUploadResult(location, version));
     }
 
     S3Response abort(S3Request request, S3Operation.AbortMultipartUpload operation) {

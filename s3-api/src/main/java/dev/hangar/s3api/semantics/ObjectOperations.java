@@ -6,11 +6,16 @@ import dev.hangar.metadata.Checksum;
 import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.NoSuchBucketException;
 import dev.hangar.metadata.ObjectContent;
+import dev.hangar.metadata.ObjectLock;
 import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.metadata.Precondition;
+import dev.hangar.metadata.PreconditionFailedException;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.request.S3Request;
-import java.io.IOException;
+import dev.hangar.s3api.xml.ObjectAttribute;
+import dev.hangar.s3api.xml.S3Xml;
+import dev.hangar.s3api.xml.VersioningConfiguration;
 import java.io.InputStream;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
@@ -22,10 +27,23 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
-/** PutObject, GetObject, HeadObject, DeleteObject and CopyObject. */
+/**
+ * PutObject, GetObject, HeadObject, DeleteObject, CopyObject and GetObjectAttributes, and what the
+ * other object operations share: which version a request names, how a new version gets its id,
+ * lock, tags and ACL, and how a version is removed.
+ *
+ * <p>Versioning follows the bucket's state. Enabled: every write and every delete without {@code
+ * versionId} makes a new version with a fresh id (a delete makes a delete marker). Suspended: they
+ * make the {@code "null"} version, replacing the previous one. Never enabled: the {@code "null"}
+ * version is the object, and a delete removes it.
+ */
 final class ObjectOperations {
     static final long MAX_SINGLE_PUT = 5L << 30;
+    private static final String VERSION_ID_HEADER = "x-amz-version-id";
+    private static final String DELETE_MARKER_HEADER = "x-amz-delete-marker";
     private static final Map<String, String> RESPONSE_OVERRIDES = Map.of(
             "response-content-type", "Content-Type",
             "response-content-language", "Content-Language",
@@ -38,15 +56,43 @@ final class ObjectOperations {
     private final ContentStore content;
     private final Reclamation reclamation;
     private final Documents documents;
+    private final BucketConfigurations configurations;
+    private final VersionIds versionIds;
     private final Clock clock;
 
     ObjectOperations(MetadataStore metadata, ContentStore content, Reclamation reclamation, Documents documents,
-            Clock clock) {
+            BucketConfigurations configurations, Clock clock) {
         this.metadata = metadata;
         this.content = content;
         this.reclamation = reclamation;
         this.documents = documents;
+        this.configurations = configurations;
+        this.versionIds = new VersionIds(clock);
         this.clock = clock;
+    }
+
+    /** What a request names: a version with content, or a delete marker. */
+    sealed interface Lookup {
+        /** A version with content. */
+        record Found(ObjectVersion version) implements Lookup {}
+
+        /**
+         * A delete marker.
+         *
+         * @param named whether the request named it by its {@code versionId} (else it is the current version)
+         */
+        record Marker(ObjectVersion marker, boolean named) implements Lookup {}
+    }
+
+    /**
+     * What removing a key or a version did.
+     *
+     * @param versionId the version removed, when the request named one
+     * @param deleteMarker whether a delete marker was created, or the removed version was one
+     * @param deleteMarkerVersionId the id of that delete marker
+     */
+    record Deletion(@Nullable String versionId, boolean deleteMarker, @Nullable String deleteMarkerVersionId) {
+        static final Deletion UNVERSIONED = new Deletion(null, false, null);
     }
 
     S3Response put(S3Request request, Payload payload) {
@@ -63,24 +109,39 @@ final class ObjectOperations {
                     "Your proposed upload exceeds the maximum allowed size of 5 GiB for a single PUT.");
         }
         ObjectHeaders headers = ObjectHeaders.from(request.headers());
+        VersionSettings settings = settings(request, bucket);
+        Precondition precondition = WritePreconditions.of(request);
         ObjectContent stored = Failures.io(() -> content.write(payload.stream(), length));
         Checksum checksum = payload.checksum().orElse(null);
-        ObjectVersion version = new ObjectVersion(bucket, key, ObjectVersion.NULL_VERSION, now(), sizeOf(stored),
-                Etags.of(payload.md5()), stored, headers.standard(), headers.user(), checksum, List.of());
-        commit(version);
+        Optional<VersioningConfiguration.Status> versioning = configurations.versioning(bucket);
+        ObjectVersion version = newVersion(bucket, key, versioning, sizeOf(stored), Etags.of(payload.md5()), stored,
+                headers, checksum, List.of(), settings);
+        commit(version, precondition);
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         responseHeaders.put("ETag", version.etag());
         if (checksum != null) {
             responseHeaders.put("x-amz-checksum-" + checksum.algorithm().toLowerCase(Locale.ROOT), checksum.value());
         }
+        putVersionId(responseHeaders, version.versionId(), versioning);
         return S3Response.empty(200, responseHeaders);
     }
 
     S3Response get(S3Request request, boolean headOnly) {
-        ObjectVersion version = find(request.requireBucket(), request.requireKey());
+        String bucket = request.requireBucket();
+        String key = request.requireKey();
+        ObjectVersion version;
+        switch (lookup(bucket, key, VersionIds.parameter(request.parameter("versionId")))) {
+            case Lookup.Found found -> version = found.version();
+            case Lookup.Marker marker -> {
+                return markerResponse(request, headOnly, marker);
+            }
+        }
         if (Conditions.forRead(request, version.etag(), version.lastModified()) == Conditions.Outcome.NOT_MODIFIED) {
-            return S3Response.empty(304, Map.of(
-                    "ETag", version.etag(), "Last-Modified", HttpDates.http(version.lastModified())));
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("ETag", version.etag());
+            headers.put("Last-Modified", HttpDates.http(version.lastModified()));
+            putVersionId(headers, bucket, version.versionId());
+            return S3Response.empty(304, headers);
         }
         long size = version.size();
         Optional<ByteRange> range = partRange(request, version);
@@ -89,6 +150,11 @@ final class ObjectOperations {
         }
         boolean checksumWanted = "ENABLED".equalsIgnoreCase(request.header("x-amz-checksum-mode")) && range.isEmpty();
         Map<String, String> headers = new LinkedHashMap<>(ObjectHeaders.response(version, checksumWanted));
+        putVersionId(headers, bucket, version.versionId());
+        if (!version.tags().isEmpty()) {
+            headers.put("x-amz-tagging-count", Integer.toString(version.tags().size()));
+        }
+        headers.putAll(ObjectLocks.responseHeaders(version));
         applyResponseOverrides(request, headers);
         if (request.hasParameter("partNumber")) {
             headers.put("x-amz-mp-parts-count", Integer.toString(Math.max(1, version.partSizes().size())));
@@ -109,19 +175,95 @@ final class ObjectOperations {
         return new S3Response(status, headers, new S3Response.Body.Stream(length, writer));
     }
 
-    S3Response delete(S3Request request) {
+    /**
+     * GetObjectAttributes: the attributes {@code x-amz-object-attributes} names, of the current
+     * version or of {@code versionId}; the parts of a multipart object page with {@code
+     * x-amz-max-parts} and {@code x-amz-part-number-marker}.
+     */
+    S3Response attributes(S3Request request) {
         String bucket = request.requireBucket();
-        requireBucket(bucket);
-        Optional<ObjectVersion> removed = metadata.deleteObject(bucket, request.requireKey());
-        removed.ifPresent(ignored -> reclamation.soon());
-        return S3Response.empty(204);
+        String key = request.requireKey();
+        List<String> names = request.headers().values().getOrDefault("x-amz-object-attributes", List.of());
+        Set<ObjectAttribute> requested = S3Xml.parseObjectAttributes(String.join(",", names));
+        int maxParts = partsParameter(request, "max-parts", 1000);
+        int partNumberMarker = partsParameter(request, "part-number-marker", 0);
+        ObjectVersion version;
+        switch (lookup(bucket, key, VersionIds.parameter(request.parameter("versionId")))) {
+            case Lookup.Found found -> version = found.version();
+            case Lookup.Marker marker -> {
+                return markerResponse(request, false, marker);
+            }
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Last-Modified", HttpDates.http(version.lastModified()));
+        putVersionId(headers, bucket, version.versionId());
+        return S3Response.xml(200, headers,
+                documents.objectAttributes(version, requested, partNumberMarker, Math.min(maxParts, 1000)));
     }
 
-    /** Deletes one key for DeleteObjects; the bucket was checked by the caller. */
-    void deleteQuietly(String bucket, String key) {
-        if (metadata.deleteObject(bucket, key).isPresent()) {
-            reclamation.soon();
+    S3Response delete(S3Request request) {
+        String bucket = request.requireBucket();
+        String key = request.requireKey();
+        String versionId = VersionIds.parameter(request.parameter("versionId"));
+        requireBucket(bucket);
+        Deletion deletion = delete(bucket, key, versionId, ObjectLocks.bypass(request));
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (deletion.deleteMarker()) {
+            headers.put(DELETE_MARKER_HEADER, "true");
         }
+        String id = deletion.versionId() != null ? deletion.versionId() : deletion.deleteMarkerVersionId();
+        if (id != null) {
+            headers.put(VERSION_ID_HEADER, id);
+        }
+        return S3Response.empty(204, headers);
+    }
+
+    /**
+     * Removes a version, or deletes the key as its bucket's versioning state says: a delete marker
+     * with a fresh id (Enabled), the {@code "null"} delete marker replacing the {@code "null"}
+     * version (Suspended), or the object itself (never versioned). A version that does not exist
+     * is no error, as in S3.
+     *
+     * @param bypass whether the request bypasses GOVERNANCE retention
+     * @throws S3Exception AccessDenied when Object Lock protects the version to remove
+     */
+    Deletion delete(String bucket, String key, @Nullable String versionId, boolean bypass) {
+        if (versionId != null) {
+            Optional<ObjectVersion> existing = metadata.getVersion(bucket, key, versionId);
+            if (existing.isEmpty()) {
+                return new Deletion(versionId, false, null);
+            }
+            ObjectLocks.requireRemovable(existing.get(), bypass, now());
+            Optional<ObjectVersion> removed = metadata.deleteVersion(bucket, key, versionId);
+            removed.ifPresent(ignored -> reclamation.soon());
+            boolean marker = removed.map(ObjectVersion::isDeleteMarker).orElse(false);
+            return new Deletion(versionId, marker, marker ? versionId : null);
+        }
+        Optional<VersioningConfiguration.Status> versioning = configurations.versioning(bucket);
+        if (versioning.isEmpty()) {
+            if (metadata.deleteObject(bucket, key).isPresent()) {
+                reclamation.soon();
+            }
+            return Deletion.UNVERSIONED;
+        }
+        String markerId;
+        if (versioning.get() == VersioningConfiguration.Status.ENABLED) {
+            markerId = versionIds.next();
+        } else {
+            markerId = ObjectVersion.NULL_VERSION;
+            metadata.getVersion(bucket, key, markerId)
+                    .ifPresent(replaced -> ObjectLocks.requireRemovable(replaced, bypass, now()));
+        }
+        ObjectVersion marker = new ObjectVersion(bucket, key, markerId, now(), 0, "\"\"",
+                new ObjectContent.DeleteMarker(), Map.of(), Map.of(), null, List.of());
+        try {
+            if (metadata.putObject(marker).isPresent()) {
+                reclamation.soon();
+            }
+        } catch (NoSuchBucketException e) {
+            throw new S3Exception(S3Error.NO_SUCH_BUCKET);
+        }
+        return new Deletion(null, true, markerId);
     }
 
     S3Response copy(S3Request request) {
@@ -129,22 +271,28 @@ final class ObjectOperations {
         String key = request.requireKey();
         ObjectKeys.validate(key);
         CopySource source = CopySource.parse(request.header("x-amz-copy-source"));
-        ObjectVersion original = find(source.bucket(), source.key());
-        if (source.versionId() != null && !source.versionId().equals(original.versionId())) {
-            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid version id specified");
-        }
+        ObjectVersion original = copySource(source);
         Conditions.forCopySource(request, original.etag(), original.lastModified());
         String directive = Optional.ofNullable(request.header("x-amz-metadata-directive")).orElse("COPY");
         if (!directive.equals("COPY") && !directive.equals("REPLACE")) {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown metadata directive: " + directive);
         }
-        if (directive.equals("COPY") && source.bucket().equals(bucket) && source.key().equals(key)) {
+        String taggingDirective = Optional.ofNullable(request.header("x-amz-tagging-directive")).orElse("COPY");
+        if (!taggingDirective.equals("COPY") && !taggingDirective.equals("REPLACE")) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown tagging directive: " + taggingDirective);
+        }
+        if (directive.equals("COPY") && source.versionId() == null && source.bucket().equals(bucket)
+                && source.key().equals(key)) {
             throw new S3Exception(S3Error.INVALID_REQUEST,
                     "This copy request is illegal because it is trying to copy an object to itself without changing "
                             + "the object's metadata, storage class, website redirect location or encryption attributes.");
         }
         requireBucket(bucket);
         ObjectHeaders headers = directive.equals("REPLACE") ? ObjectHeaders.from(request.headers()) : ObjectHeaders.of(original);
+        VersionSettings requested = settings(request, bucket);
+        VersionSettings settings = taggingDirective.equals("COPY")
+                ? new VersionSettings(original.tags(), requested.cannedAcl(), requested.lock())
+                : requested;
         MessageDigest md5 = Etags.md5();
         ObjectContent stored = Failures.io(() -> {
             try (InputStream in = new DigestInputStream(content.open(original, 0, original.size()), md5)) {
@@ -155,38 +303,164 @@ final class ObjectOperations {
         if (checksum != null && checksum.value().contains("-")) {
             checksum = null;
         }
-        ObjectVersion version = new ObjectVersion(bucket, key, ObjectVersion.NULL_VERSION, now(), sizeOf(stored),
-                Etags.of(md5.digest()), stored, headers.standard(), headers.user(), checksum, List.of());
+        Optional<VersioningConfiguration.Status> versioning = configurations.versioning(bucket);
+        ObjectVersion version = newVersion(bucket, key, versioning, sizeOf(stored), Etags.of(md5.digest()), stored,
+                headers, checksum, List.of(), settings);
         commit(version);
-        return S3Response.xml(200, documents.copyObjectResult(version));
+        Map<String, String> responseHeaders = new LinkedHashMap<>();
+        putCopySourceVersionId(responseHeaders, source.bucket(), original.versionId());
+        putVersionId(responseHeaders, version.versionId(), versioning);
+        return S3Response.xml(200, responseHeaders, documents.copyObjectResult(version));
     }
 
+    /**
+     * The version an {@code x-amz-copy-source} names: its current version, or the one of its {@code
+     * versionId}.
+     *
+     * @throws S3Exception NoSuchKey, NoSuchVersion, NoSuchBucket; InvalidArgument for a malformed
+     *     version id; InvalidRequest for a delete marker named by its id
+     */
+    ObjectVersion copySource(CopySource source) {
+        String versionId = source.versionId() == null ? null : VersionIds.parameter(source.versionId());
+        return switch (lookup(source.bucket(), source.key(), versionId)) {
+            case Lookup.Found found -> found.version();
+            case Lookup.Marker marker when marker.named() -> throw new S3Exception(S3Error.INVALID_REQUEST,
+                    "The source of a copy request may not specifically refer to a delete marker by version id.");
+            case Lookup.Marker marker -> throw new S3Exception(S3Error.NO_SUCH_KEY);
+        };
+    }
+
+    /** The current version of a key, which must not be a delete marker. */
     ObjectVersion find(String bucket, String key) {
         Optional<ObjectVersion> version = metadata.getObject(bucket, key);
-        if (version.isPresent() && !(version.get().content() instanceof ObjectContent.DeleteMarker)) {
+        if (version.isPresent() && !version.get().isDeleteMarker()) {
             return version.get();
         }
         requireBucket(bucket);
         throw new S3Exception(S3Error.NO_SUCH_KEY);
     }
 
+    /**
+     * The version a request names: the current one without {@code versionId}, delete markers
+     * included.
+     *
+     * @throws S3Exception NoSuchBucket, NoSuchKey (no version at all), NoSuchVersion (no version of that id)
+     */
+    Lookup lookup(String bucket, String key, @Nullable String versionId) {
+        Optional<ObjectVersion> version = versionId == null
+                ? metadata.getObject(bucket, key)
+                : metadata.getVersion(bucket, key, versionId);
+        if (version.isEmpty()) {
+            requireBucket(bucket);
+            throw new S3Exception(versionId == null ? S3Error.NO_SUCH_KEY : S3Error.NO_SUCH_VERSION);
+        }
+        if (version.get().isDeleteMarker()) {
+            return new Lookup.Marker(version.get(), versionId != null);
+        }
+        return new Lookup.Found(version.get());
+    }
+
+    /**
+     * The version with content a sub-resource request names ({@code ?tagging}, {@code ?acl}, ...):
+     * a current delete marker is NoSuchKey, one named by its id MethodNotAllowed.
+     */
+    ObjectVersion target(String bucket, String key, @Nullable String versionId) {
+        return switch (lookup(bucket, key, versionId)) {
+            case Lookup.Found found -> found.version();
+            case Lookup.Marker marker when marker.named() -> throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
+            case Lookup.Marker marker -> throw new S3Exception(S3Error.NO_SUCH_KEY);
+        };
+    }
+
     BucketRecord requireBucket(String bucket) {
         return metadata.getBucket(bucket).orElseThrow(() -> new S3Exception(S3Error.NO_SUCH_BUCKET));
     }
 
+    /**
+     * The settings a write's headers ask for, checked: lock headers need a bucket with Object Lock.
+     *
+     * @throws S3Exception as {@link VersionSettings#fromHeaders} does
+     */
+    VersionSettings settings(S3Request request, String bucket) {
+        boolean lockEnabled = ObjectLocks.requested(request::header) && configurations.objectLock(bucket).isPresent();
+        return VersionSettings.fromHeaders(request::header, lockEnabled, now());
+    }
+
+    /**
+     * A new version of a key, ready to commit: its id as the bucket's versioning says, its lock as
+     * asked or else the bucket's default retention, its tags and ACL.
+     */
+    ObjectVersion newVersion(String bucket, String key, Optional<VersioningConfiguration.Status> versioning, long size,
+            String etag, ObjectContent stored, ObjectHeaders headers, @Nullable Checksum checksum, List<Long> partSizes,
+            VersionSettings settings) {
+        Instant now = now();
+        String versionId = versioning.filter(status -> status == VersioningConfiguration.Status.ENABLED).isPresent()
+                ? versionIds.next()
+                : ObjectVersion.NULL_VERSION;
+        ObjectLock lock = ObjectLocks.forNewVersion(settings.lock(), configurations.objectLock(bucket).orElse(null), now);
+        return new ObjectVersion(bucket, key, versionId, now, size, etag, stored, headers.standard(), headers.user(),
+                checksum, partSizes, settings.tags(), lock, settings.cannedAcl(), null);
+    }
+
+    /** The bucket's versioning state, for writes that do not come through PutObject. */
+    Optional<VersioningConfiguration.Status> versioning(String bucket) {
+        return configurations.versioning(bucket);
+    }
+
     /** Makes a version current; if that fails, its freshly written blocks are queued for freeing. */
     void commit(ObjectVersion version) {
+        commit(version, new Precondition.None());
+    }
+
+    /**
+     * Makes a version current if the key meets the precondition; if that fails, the version's
+     * freshly written blocks are queued for freeing.
+     *
+     * @throws S3Exception PreconditionFailed, or NoSuchKey for If-Match on a key without an object
+     */
+    void commit(ObjectVersion version, Precondition precondition) {
         try {
-            Optional<ObjectVersion> replaced = metadata.putObject(version);
+            Optional<ObjectVersion> replaced = metadata.putObject(version, precondition);
             if (replaced.isPresent()) {
                 reclamation.soon();
             }
         } catch (NoSuchBucketException e) {
             content.discard(version.content());
             throw new S3Exception(S3Error.NO_SUCH_BUCKET);
+        } catch (PreconditionFailedException e) {
+            content.discard(version.content());
+            throw WritePreconditions.failure(precondition, metadata.getObject(version.bucket(), version.key()));
         } catch (RuntimeException e) {
             content.discard(version.content());
             throw e;
+        }
+    }
+
+    /**
+     * Adds {@code x-amz-version-id} for a version of a bucket: always for an id of its own, and
+     * {@code null} when the bucket has versioning configured (Enabled or Suspended).
+     */
+    void putVersionId(Map<String, String> headers, String bucket, String versionId) {
+        if (!versionId.equals(ObjectVersion.NULL_VERSION)) {
+            headers.put(VERSION_ID_HEADER, versionId);
+        } else {
+            putVersionId(headers, versionId, configurations.versioning(bucket));
+        }
+    }
+
+    static void putVersionId(Map<String, String> headers, String versionId,
+            Optional<VersioningConfiguration.Status> versioning) {
+        if (!versionId.equals(ObjectVersion.NULL_VERSION) || versioning.isPresent()) {
+            headers.put(VERSION_ID_HEADER, versionId);
+        }
+    }
+
+    /** Adds {@code x-amz-copy-source-version-id} when the source bucket has versions. */
+    void putCopySourceVersionId(Map<String, String> headers, String sourceBucket, String versionId) {
+        Map<String, String> sourceHeaders = new LinkedHashMap<>();
+        putVersionId(sourceHeaders, sourceBucket, versionId);
+        if (sourceHeaders.containsKey(VERSION_ID_HEADER)) {
+            headers.put("x-amz-copy-source-version-id", versionId);
         }
     }
 
@@ -200,6 +474,50 @@ final class ObjectOperations {
             case ObjectContent.Blocks blocks -> blocks.blocks().stream().mapToLong(BlockRef::size).sum();
             case ObjectContent.DeleteMarker marker -> 0;
         };
+    }
+
+    /**
+     * GET, HEAD or GetObjectAttributes of a delete marker: 404 NoSuchKey when it is the current
+     * version, 405 MethodNotAllowed when named by its id; both say {@code x-amz-delete-marker: true}.
+     */
+    private S3Response markerResponse(S3Request request, boolean headOnly, Lookup.Marker marker) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put(DELETE_MARKER_HEADER, "true");
+        headers.put(VERSION_ID_HEADER, marker.marker().versionId());
+        S3Error error = S3Error.NO_SUCH_KEY;
+        if (marker.named()) {
+            error = S3Error.METHOD_NOT_ALLOWED;
+            headers.put("Allow", "DELETE");
+            headers.put("Last-Modified", HttpDates.http(marker.marker().lastModified()));
+        }
+        if (headOnly) {
+            return S3Response.empty(error.status(), headers);
+        }
+        String bucket = request.requireBucket();
+        String key = request.requireKey();
+        byte[] document = documents.deleteMarkerError(error, request.method(), "/" + bucket + "/" + key, bucket, key,
+                request.requestId());
+        return S3Response.xml(error.status(), headers, document);
+    }
+
+    /** {@code x-amz-max-parts} and {@code x-amz-part-number-marker} (also accepted as query parameters). */
+    private static int partsParameter(S3Request request, String name, int defaultValue) {
+        String value = request.header("x-amz-" + name);
+        if (value == null) {
+            value = request.parameter(name);
+        }
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            int parsed = Integer.parseInt(value.strip());
+            if (parsed >= 0) {
+                return parsed;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new S3Exception(S3Error.INVALID_ARGUMENT, "Provided " + name + " not an integer or within integer range");
     }
 
     /** {@code response-content-type} and its siblings replace the stored headers in a GET or HEAD answer. */

@@ -24,23 +24,34 @@ public final class S3Service {
     private final ObjectConfigurationOperations objectConfigurations;
     private final PostObjectOperations postObjects;
     private final LifecycleWorker lifecycle;
+    private final WebsiteOperations website;
 
     public S3Service(ClusterNode node, S3Settings settings, Clock clock) {
+        this(node, settings, clock, node.metadata()::getAccessKey);
+    }
+
+    /**
+     * @param keys the access key of an access key id, the configured root key included (it is not in the
+     *     metadata store): browser uploads look up the key that signed their policy here
+     */
+    public S3Service(ClusterNode node, S3Settings settings, Clock clock,
+            java.util.function.Function<String, java.util.Optional<dev.hangar.metadata.AccessKey>> keys) {
         ContentStore content = new ContentStore(node.blocks(), node.metadata(), settings);
         Reclamation reclamation = node::reclaimSoon;
         Documents documents = new Documents();
-        this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, clock);
-        this.buckets = new BucketOperations(node.metadata(), objects, documents, settings);
-        this.multipart = new MultipartOperations(node.metadata(), content, objects, reclamation, documents,
-                new UploadIds(clock));
-        this.documents = documents;
         this.configurations = new BucketConfigurations(node.metadata());
         this.guard = new AccessGuard(node.metadata(), configurations, clock);
+        this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, configurations, clock);
+        this.buckets = new BucketOperations(node.metadata(), objects, documents, settings, configurations, guard);
+        this.multipart = new MultipartOperations(node.metadata(), content, objects, reclamation, documents,
+                new UploadIds(clock), configurations);
+        this.documents = documents;
         this.cors = new CorsOperations(configurations, objects);
         this.bucketConfigurations = new BucketConfigurationOperations(configurations, objects);
-        this.objectConfigurations = new ObjectConfigurationOperations(objects, configurations);
-        this.postObjects = new PostObjectOperations(objects);
-        this.lifecycle = new LifecycleWorker(objects, configurations);
+        this.objectConfigurations = new ObjectConfigurationOperations(node.metadata(), objects, configurations);
+        this.postObjects = new PostObjectOperations(objects, content, guard, keys, settings);
+        this.lifecycle = new LifecycleWorker(node.metadata(), configurations, reclamation, clock);
+        this.website = new WebsiteOperations(configurations, guard, objects);
     }
 
     /** A browser upload; the form's signed policy authorizes it, so no caller is checked here. */
@@ -71,15 +82,15 @@ public final class S3Service {
     public S3Response execute(S3Operation operation, S3Request request, Payload payload, Caller caller) {
         guard.authorize(operation, request, caller);
         return switch (operation) {
-            case S3Operation.ListBuckets ignored -> buckets.listBuckets();
-            case S3Operation.CreateBucket ignored -> buckets.create(request, payload);
+            case S3Operation.ListBuckets ignored -> buckets.listBuckets(caller);
+            case S3Operation.CreateBucket ignored -> buckets.create(request, payload, caller);
             case S3Operation.HeadBucket ignored -> buckets.head(request);
             case S3Operation.DeleteBucket ignored -> buckets.delete(request);
             case S3Operation.GetBucketLocation ignored -> buckets.location(request);
             case S3Operation.ListObjects ignored -> buckets.listObjects(request);
             case S3Operation.ListObjectsV2 ignored -> buckets.listObjectsV2(request);
             case S3Operation.ListMultipartUploads ignored -> multipart.listUploads(request);
-            case S3Operation.DeleteObjects ignored -> buckets.deleteObjects(request, payload);
+            case S3Operation.DeleteObjects ignored -> buckets.deleteObjects(request, payload, caller);
             case S3Operation.PutObject ignored -> objects.put(request, payload);
             case S3Operation.CopyObject ignored -> objects.copy(request);
             case S3Operation.GetObject ignored -> objects.get(request, false);
@@ -91,8 +102,8 @@ public final class S3Service {
             case S3Operation.CompleteMultipartUpload complete -> multipart.complete(request, complete, payload);
             case S3Operation.AbortMultipartUpload abort -> multipart.abort(request, abort);
             case S3Operation.ListParts list -> multipart.listParts(request, list);
-            case S3Operation.ListObjectVersions ignored -> throw notYet(operation);
-            case S3Operation.GetObjectAttributes ignored -> throw notYet(operation);
+            case S3Operation.ListObjectVersions ignored -> buckets.listVersions(request);
+            case S3Operation.GetObjectAttributes ignored -> objects.attributes(request);
             case S3Operation.PostObject ignored -> throw new S3Exception(S3Error.INVALID_REQUEST,
                     "A browser upload must be a multipart/form-data POST.");
             case S3Operation.PreflightRequest ignored -> cors.preflight(request);
@@ -103,6 +114,18 @@ public final class S3Service {
             case S3Operation.Unsupported unsupported -> throw new S3Exception(S3Error.NOT_IMPLEMENTED,
                     unsupported.operation() + " is not implemented by Hangar yet.");
         };
+    }
+
+    /**
+     * Answers a request to the static website endpoint: a GET or HEAD of the bucket the Host names,
+     * resolved against its website configuration, every key read as a GetObject by this caller would
+     * be. Never throws {@link S3Exception}: errors come back as S3's HTML error pages.
+     *
+     * @param request the bucket, the percent-decoded key, the method, headers and request id
+     * @param website the same request as website resolution sees it
+     */
+    public S3Response website(S3Request request, dev.hangar.s3api.website.WebsiteRequest website, Caller caller) {
+        return this.website.serve(request, website, caller);
     }
 
     /** The CORS headers an actual (non-preflight) request gets from its bucket's rules. */

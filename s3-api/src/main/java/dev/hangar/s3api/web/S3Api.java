@@ -5,15 +5,25 @@ import dev.hangar.metadata.AccessKey;
 import dev.hangar.s3api.auth.PayloadDecoder;
 import dev.hangar.s3api.auth.SigV4Verifier;
 import dev.hangar.s3api.request.Addressing;
+import dev.hangar.s3api.semantics.LifecycleAction;
+import dev.hangar.s3api.semantics.LifecycleWorker;
 import dev.hangar.s3api.semantics.S3Service;
 import dev.hangar.s3api.semantics.S3Settings;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.web.reactive.function.server.HandlerStrategies;
 import org.springframework.web.reactive.function.server.RequestPredicates;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
@@ -28,25 +38,37 @@ import reactor.core.scheduler.Schedulers;
  * never on the Netty event loop.
  */
 public final class S3Api implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(S3Api.class);
+    /** The first lifecycle pass runs one interval after start, but no later than this. */
+    private static final Duration FIRST_LIFECYCLE_PASS = Duration.ofMinutes(10);
+
     private final ExecutorService blocking;
+    private final Scheduler scheduler;
     private final S3Service service;
     private final RouterFunction<ServerResponse> routes;
     private final WebFilter metricsFilter;
+    private final WebFilter preflightFilter;
+    private final @Nullable ScheduledExecutorService lifecycleTimer;
 
     /**
      * @param keys the access key of an access key id, if it exists
      * @param domain base domain for virtual-host-style addressing, or null
+     * @param lifecycleInterval how often the lifecycle worker runs a pass over every bucket; zero or
+     *     negative: never on its own (the administration can still run passes)
      */
     public S3Api(ClusterNode node, S3Settings settings, Function<String, Optional<AccessKey>> keys,
-            @Nullable String domain, MeterRegistry registry, Clock clock) {
+            @Nullable String domain, MeterRegistry registry, Clock clock, Duration lifecycleInterval) {
         this.blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("hangar-s3-", 0).factory());
-        Scheduler scheduler = Schedulers.fromExecutorService(blocking, "hangar-s3");
-        this.service = new S3Service(node, settings, clock);
+        this.scheduler = Schedulers.fromExecutorService(blocking, "hangar-s3");
+        this.service = new S3Service(node, settings, clock, keys);
         S3HandlerFunction handler = new S3HandlerFunction(service,
                 new SigV4Verifier(settings.region(), clock, id -> keys.apply(id).map(AccessKey::secretKey)), keys,
                 new PayloadDecoder(), new Addressing(domain), blocking, scheduler);
         this.routes = RouterFunctions.route(RequestPredicates.all(), handler);
+        this.preflightFilter = new PreflightFilter(handler);
         this.metricsFilter = new S3MetricsFilter(registry);
+        registerLifecycleCounters(registry, service.lifecycle());
+        this.lifecycleTimer = scheduleLifecycle(service.lifecycle(), lifecycleInterval, clock);
     }
 
     /** The S3 semantics, for the website listener, background work and administration. */
@@ -54,13 +76,30 @@ public final class S3Api implements AutoCloseable {
         return service;
     }
 
-    /** The routes of the static website listener (a port of its own). */
-    public RouterFunction<ServerResponse> websiteRoutes() {
-        return RouterFunctions.route(RequestPredicates.all(), new WebsiteHandler(service));
+    /**
+     * The HTTP handler of the static website listener (a port of its own). Its requests are timed by
+     * {@link #metricsFilter()} too, as operation {@code WebsiteGet}; CORS preflights reach it as well
+     * (they get its 405 page), not Spring's CORS support.
+     *
+     * @param domain base domain of website host names ({@code bucket.<domain>}), or null: a host
+     *     name outside it is taken whole as the bucket name, as with a CNAME
+     */
+    public HttpHandler websiteHttpHandler(@Nullable String domain) {
+        WebsiteHandler handler = new WebsiteHandler(service, domain, blocking, scheduler);
+        return RouterFunctions.toHttpHandler(RouterFunctions.route(RequestPredicates.all(), handler),
+                HandlerStrategies.builder().webFilter(metricsFilter).webFilter(new PreflightFilter(handler)).build());
     }
 
     public RouterFunction<ServerResponse> routes() {
         return routes;
+    }
+
+    /**
+     * Sends CORS preflights straight to {@link #routes()}: register it with them, or WebFlux's
+     * handler mapping answers preflights itself and the buckets' CORS rules are never asked.
+     */
+    public WebFilter preflightFilter() {
+        return preflightFilter;
     }
 
     public WebFilter metricsFilter() {
@@ -69,6 +108,46 @@ public final class S3Api implements AutoCloseable {
 
     @Override
     public void close() {
+        if (lifecycleTimer != null) {
+            // A running pass notices the interrupt at its next page and stops.
+            lifecycleTimer.shutdownNow();
+            try {
+                lifecycleTimer.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         blocking.shutdown();
+    }
+
+    /** {@code hangar.lifecycle.actions}: what lifecycle passes did, by action. */
+    private static void registerLifecycleCounters(MeterRegistry registry, LifecycleWorker lifecycle) {
+        for (LifecycleAction action : LifecycleAction.values()) {
+            FunctionCounter.builder("hangar.lifecycle.actions", lifecycle, worker -> worker.total(action))
+                    .tag("action", action.tag())
+                    .description("Lifecycle actions taken: objects expired, delete markers added or removed, "
+                            + "noncurrent versions expired, uploads aborted")
+                    .register(registry);
+        }
+    }
+
+    /** One platform daemon thread runs a pass every interval, as of the clock's instant. */
+    private static @Nullable ScheduledExecutorService scheduleLifecycle(LifecycleWorker lifecycle, Duration interval,
+            Clock clock) {
+        if (interval.isNegative() || interval.isZero()) {
+            return null;
+        }
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("hangar-lifecycle").daemon().factory());
+        Duration first = interval.compareTo(FIRST_LIFECYCLE_PASS) < 0 ? interval : FIRST_LIFECYCLE_PASS;
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                lifecycle.runOnce(clock.instant());
+            } catch (RuntimeException e) {
+                // An exception would cancel every later pass.
+                LOG.warn("lifecycle pass failed; the next one runs in {}", interval, e);
+            }
+        }, first.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        return timer;
     }
 }

@@ -31,6 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.ServerRequest;
@@ -101,6 +103,10 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         S3Operation operation = OperationRouter.route(request);
         exchange.getAttributes().put(OPERATION_ATTRIBUTE, operation.name());
         Map<String, List<String>> context = requestContext(http);
+        if (operation instanceof S3Operation.PostObject) {
+            // A browser upload: the form carries the signature (of its policy), not an Authorization header.
+            return withCors(postObject(http, request, context), request);
+        }
         if (operation instanceof S3Operation.PreflightRequest) {
             // Browsers send preflights unsigned; the bucket's CORS rules alone answer them.
             return service.execute(operation, request, EmptyPayload.INSTANCE, Caller.anonymous(context));
@@ -112,12 +118,60 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
                 : new Caller(keys.apply(authentication.accessKeyId()).orElseThrow(
                         () -> new S3Exception(S3Error.INVALID_ACCESS_KEY_ID)), context);
         InputStream raw = new RequestBodyStream(http.getBody());
-        try (VerifiedBody verified = decoder.open(authentication, headers.values(), raw)) {
+        try (VerifiedBody verified = decoder.open(authentication, bodyHeaders(operation, headers), raw)) {
             S3Response response = service.execute(operation, request, new VerifiedPayload(verified, headers), caller);
             return withCors(response, request);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * POST Object: reads the multipart form's fields up to the file as they stream in, then lets the
+     * semantics verify the policy and store the file straight from the body.
+     */
+    private S3Response postObject(ServerHttpRequest http, S3Request request, Map<String, List<String>> context) {
+        MediaType contentType;
+        try {
+            contentType = http.getHeaders().getContentType();
+        } catch (InvalidMediaTypeException e) {
+            contentType = null;
+        }
+        if (contentType == null || !PostFormReader.isMultipartForm(contentType)) {
+            throw new S3Exception(S3Error.REQUEST_IS_NOT_MULTIPART_CONTENT);
+        }
+        try (PostFormReader form = PostFormReader.open(http, contentType)) {
+            S3Response response = service.postObject(request, form.read(context));
+            try {
+                form.finish();
+            } catch (IOException e) {
+                // The object is stored; what followed the file is ignored, as S3 ignores it.
+                LOG.debug("request {}: reading past the file of a POST upload failed: {}", request.requestId(),
+                        e.toString());
+            }
+            return response;
+        } catch (IOException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof S3Exception s3) {
+                    throw s3;
+                }
+            }
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The headers that describe the request body. A CompleteMultipartUpload's {@code
+     * x-amz-checksum-*} headers are the whole object's checksum, checked against its parts, not
+     * against the XML body.
+     */
+    private static Map<String, List<String>> bodyHeaders(S3Operation operation, RequestHeaders headers) {
+        if (!(operation instanceof S3Operation.CompleteMultipartUpload)) {
+            return headers.values();
+        }
+        Map<String, List<String>> filtered = new LinkedHashMap<>(headers.values());
+        filtered.keySet().removeIf(name -> name.startsWith("x-amz-checksum-"));
+        return filtered;
     }
 
     /** Adds the CORS headers of the bucket's rules when the request came from a browser origin. */
@@ -145,24 +199,30 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         return context;
     }
 
+    /**
+     * Writes the answer straight to the exchange. The headers stay out of the {@code ServerResponse}
+     * so that WebFlux's own conditional-request check (which, unlike S3, lets If-Unmodified-Since
+     * fail a request whose If-Match holds) never sees an ETag or a Last-Modified: S3's precedence is
+     * decided by {@code Conditions}.
+     */
     private Mono<ServerResponse> render(S3Response response, String requestId) {
-        ServerResponse.BodyBuilder builder = ServerResponse.status(HttpStatusCode.valueOf(response.status()))
-                .headers(headers -> {
-                    headers.set("x-amz-request-id", requestId);
-                    headers.set("x-amz-id-2", requestId);
-                    headers.set("Server", "Hangar");
-                    response.headers().forEach(headers::set);
-                });
-        return switch (response.body()) {
-            case S3Response.Body.Empty empty -> builder.build();
-            case S3Response.Body.Bytes bytes -> builder
-                    .header("Content-Type", bytes.contentType())
-                    .contentLength(bytes.data().length)
-                    .body((message, context) -> message.writeWith(
-                            Mono.fromSupplier(() -> message.bufferFactory().wrap(bytes.data()))));
-            case S3Response.Body.Stream stream -> builder
-                    .contentLength(stream.length())
-                    .body((message, context) -> message.writeWith(DataBufferUtils.outputStreamPublisher(
+        return ServerResponse.status(HttpStatusCode.valueOf(response.status())).build((exchange, context) -> {
+            org.springframework.http.server.reactive.ServerHttpResponse http = exchange.getResponse();
+            org.springframework.http.HttpHeaders headers = http.getHeaders();
+            headers.set("x-amz-request-id", requestId);
+            headers.set("x-amz-id-2", requestId);
+            headers.set("Server", "Hangar");
+            response.headers().forEach(headers::set);
+            return switch (response.body()) {
+                case S3Response.Body.Empty empty -> http.setComplete();
+                case S3Response.Body.Bytes bytes -> {
+                    headers.set("Content-Type", bytes.contentType());
+                    headers.setContentLength(bytes.data().length);
+                    yield http.writeWith(Mono.fromSupplier(() -> http.bufferFactory().wrap(bytes.data())));
+                }
+                case S3Response.Body.Stream stream -> {
+                    headers.setContentLength(stream.length());
+                    yield http.writeWith(DataBufferUtils.outputStreamPublisher(
                             out -> {
                                 try {
                                     stream.writer().writeTo(out);
@@ -171,8 +231,10 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
                                     throw new UncheckedIOException(e);
                                 }
                             },
-                            message.bufferFactory(), blocking, RESPONSE_BUFFER)));
-        };
+                            http.bufferFactory(), blocking, RESPONSE_BUFFER));
+                }
+            };
+        });
     }
 
     private S3Response errorResponse(S3Exception error, String method, String rawPath, String host, String requestId) {

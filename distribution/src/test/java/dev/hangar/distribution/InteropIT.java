@@ -1,0 +1,254 @@
+package dev.hangar.distribution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The client interoperability suite ({@code interop/run.sh}): boto3, the aws cli, s3cmd and rclone,
+ * installed from their package registries by {@code interop/setup.sh}, each run against the
+ * packaged jar started as an operator starts it. The suite prints one line per step and fails on
+ * any error; versioned steps are skipped, with a notice, while the server answers NotImplemented
+ * to PutBucketVersioning.
+ *
+ * <p>Without the clients the test fails and says how to install them, unless the system property
+ * or environment variable {@code HANGAR_INTEROP=skip} is set: then it is skipped.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class InteropIT {
+
+    private static final String ACCESS_KEY = "HANGARINTEROPKEY0001";
+    private static final String SECRET_KEY = "hangar-interop-secret-0123456789abcdefgh";
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+    /** Below the class timeout, so that the suite is stopped and reported before JUnit gives up. */
+    private static final Duration SUITE_TIMEOUT = Duration.ofMinutes(9);
+    private static final String SKIP = "skip";
+
+    private Path dataDir;
+    private Path serverLog;
+    private Process server;
+    private Process suite;
+    private int port;
+
+    @BeforeEach
+    void startPackagedServer() throws IOException, InterruptedException {
+        Path repository = repositoryRoot();
+        List<String> missing = missingClients(repository);
+        if (!missing.isEmpty()) {
+            String install = "the interop clients are not installed (missing: " + String.join(", ", missing)
+                + "); install them with `bash interop/setup.sh` (a Python venv in interop/.venv with boto3, the aws cli"
+                + " and s3cmd; rclone from Debian's package), or set HANGAR_INTEROP=skip to skip this test";
+            assumeFalse(skipRequested(), install);
+            throw new AssertionError(install);
+        }
+
+        String jarProperty = System.getProperty("hangar.jar");
+        assertThat(jarProperty).as("system property hangar.jar (set by the failsafe configuration)").isNotBlank();
+        Path jar = Path.of(jarProperty);
+        assertThat(jar).as("the packaged server (run `./mvnw verify`, which packages before integration tests)").isRegularFile();
+
+        Path work = Files.createDirectories(Path.of("target", "interop-it").toAbsolutePath());
+        dataDir = Files.createTempDirectory(work, "data-");
+        serverLog = work.resolve("server-" + Instant.now().toEpochMilli() + ".log");
+        port = freePort();
+        int managementPort = freePort();
+
+        String java = ProcessHandle.current().info().command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
+            "-jar", jar.toAbsolutePath().toString(), "--management.server.port=" + managementPort)
+            .redirectErrorStream(true)
+            .redirectOutput(serverLog.toFile());
+        Map<String, String> environment = builder.environment();
+        environment.put("HANGAR_DATA_DIR", dataDir.toString());
+        environment.put("HANGAR_S3_PORT", Integer.toString(port));
+        environment.put("HANGAR_WEBSITE_PORT", "0");
+        environment.put("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY);
+        environment.put("HANGAR_ROOT_SECRET_KEY", SECRET_KEY);
+        server = builder.start();
+        awaitPort();
+    }
+
+    @AfterEach
+    void stopEverything() throws IOException, InterruptedException {
+        try {
+            if (suite != null && suite.isAlive()) {
+                stop(suite);
+            }
+        } finally {
+            try {
+                if (server != null) {
+                    stop(server);
+                }
+            } finally {
+                if (dataDir != null) {
+                    deleteRecursively(dataDir);
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyClientPassesTheInteropSuite() throws IOException, InterruptedException {
+        Path repository = repositoryRoot();
+        ProcessBuilder builder = new ProcessBuilder("bash", repository.resolve("interop/run.sh").toString(),
+            "http://127.0.0.1:" + port, ACCESS_KEY, SECRET_KEY)
+            .directory(repository.toFile())
+            .redirectErrorStream(true)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        suite = builder.start();
+
+        // Streamed to the test log as it comes; the failures and the summary are kept for the assertion.
+        List<String> verdicts = Collections.synchronizedList(new ArrayList<>());
+        Thread pump = Thread.ofPlatform().daemon().name("interop-output").start(() -> {
+            try (BufferedReader output = new BufferedReader(
+                    new InputStreamReader(suite.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = output.readLine()) != null) {
+                    System.out.println("[interop] " + line);
+                    if (line.startsWith("FAIL") || line.startsWith("interop:")) {
+                        verdicts.add(line);
+                    }
+                }
+            } catch (IOException e) {
+                System.out.println("[interop] (output lost: " + e + ")");
+            }
+        });
+
+        boolean finished = suite.waitFor(SUITE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        if (!finished) {
+            stop(suite);
+        }
+        pump.join(Duration.ofSeconds(10));
+        String report = String.join("\n", verdicts);
+        // Descriptions built without String.format: the report may hold keys with '%'.
+        assertThat(finished).as(() -> "the interop suite finished within " + SUITE_TIMEOUT + "\n" + report + "\n"
+            + serverOutput()).isTrue();
+        assertThat(suite.exitValue()).as(() -> "exit code of interop/run.sh (0: every step passed or was skipped)\n"
+            + report + "\n" + serverOutput()).isZero();
+    }
+
+    /** The repository root: failsafe runs in the module directory, one level below it. */
+    private static Path repositoryRoot() {
+        Path root = Path.of(System.getProperty("user.dir")).toAbsolutePath().resolve("..").normalize();
+        assertThat(root.resolve("interop/run.sh")).as("interop/run.sh in the repository root").isRegularFile();
+        return root;
+    }
+
+    private static List<String> missingClients(Path repository) {
+        List<String> missing = new ArrayList<>();
+        Path venv = Optional.ofNullable(System.getenv("INTEROP_VENV")).map(Path::of)
+            .orElse(repository.resolve("interop/.venv"));
+        for (String tool : List.of("python", "aws", "s3cmd")) {
+            if (!Files.isExecutable(venv.resolve("bin").resolve(tool))) {
+                missing.add(venv.resolve("bin").resolve(tool).toString());
+            }
+        }
+        if (onPath("rclone").isEmpty()) {
+            missing.add("rclone on the PATH");
+        }
+        return missing;
+    }
+
+    private static Optional<Path> onPath(String command) {
+        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
+        return Stream.of(path.split(File.pathSeparator))
+            .filter(directory -> !directory.isBlank())
+            .map(directory -> Path.of(directory, command))
+            .filter(Files::isExecutable)
+            .findFirst();
+    }
+
+    private static boolean skipRequested() {
+        return SKIP.equalsIgnoreCase(System.getProperty("HANGAR_INTEROP", ""))
+            || SKIP.equalsIgnoreCase(Optional.ofNullable(System.getenv("HANGAR_INTEROP")).orElse(""));
+    }
+
+    /** Ends a process and everything it started (run.sh's clients too). */
+    private static void stop(Process process) throws InterruptedException {
+        List<ProcessHandle> descendants = process.descendants().toList();
+        process.destroy();
+        descendants.forEach(ProcessHandle::destroy);
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private void awaitPort() throws InterruptedException {
+        Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            if (!server.isAlive()) {
+                throw new AssertionError("the packaged server exited with " + server.exitValue() + " before listening\n"
+                    + serverOutput());
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(250);
+            }
+        }
+        throw new AssertionError("the packaged server did not listen on port " + port + " within " + STARTUP_TIMEOUT + "\n"
+            + serverOutput());
+    }
+
+    private String serverOutput() {
+        try {
+            List<String> lines = Files.readAllLines(serverLog, StandardCharsets.UTF_8);
+            List<String> tail = lines.subList(Math.max(0, lines.size() - 100), lines.size());
+            String state = server.isAlive() ? "running" : "exited with " + server.exitValue();
+            return "---- server " + state + " (" + serverLog + ", last " + tail.size() + " lines) ----\n"
+                + String.join("\n", tail);
+        } catch (IOException e) {
+            return "(no server output: " + e + ")";
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
