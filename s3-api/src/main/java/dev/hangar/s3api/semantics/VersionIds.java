@@ -9,15 +9,17 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Object version ids of versioning-enabled buckets: 32 URL-safe characters, opaque to clients. The
- * first ten encode a strictly increasing microsecond stamp in an alphabet in ASCII order, so ids
- * sort in the order they were made; the other 22 are random (132 bits), so ids cannot be guessed.
- * Buckets without versioning use the id {@code "null"} instead.
+ * Object version ids of versioning-enabled buckets: 32 URL-safe characters, opaque to clients. They
+ * start with a letter, because command-line clients read an argument that starts with {@code -} as
+ * an option; the next nine encode a strictly increasing microsecond stamp (good for five centuries)
+ * in an alphabet in ASCII order, so ids sort in the order they were made; the other 22 are random
+ * (132 bits), so ids cannot be guessed. Buckets without versioning use the id {@code "null"}.
  */
 final class VersionIds {
     static final int LENGTH = 32;
     private static final String ALPHABET = "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz";
-    private static final int STAMP_CHARACTERS = 10;
+    private static final char FIRST = 'v';
+    private static final int STAMP_CHARACTERS = 9;
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Clock clock;
@@ -31,11 +33,12 @@ final class VersionIds {
         long now = clock.millis() * 1000;
         long stamp = last.accumulateAndGet(now, (previous, current) -> Math.max(previous + 1, current));
         char[] id = new char[LENGTH];
-        for (int i = STAMP_CHARACTERS - 1; i >= 0; i--) {
+        id[0] = FIRST;
+        for (int i = STAMP_CHARACTERS; i >= 1; i--) {
             id[i] = ALPHABET.charAt((int) (stamp & 63));
             stamp >>>= 6;
         }
-        for (int i = STAMP_CHARACTERS; i < LENGTH; i++) {
+        for (int i = STAMP_CHARACTERS + 1; i < LENGTH; i++) {
             id[i] = ALPHABET.charAt(RANDOM.nextInt(64));
         }
         return new String(id);

@@ -19,8 +19,6 @@ import dev.hangar.s3api.semantics.S3Service;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +27,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -49,15 +45,13 @@ import reactor.core.scheduler.Scheduler;
 final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
     static final String OPERATION_ATTRIBUTE = "hangar.s3.operation";
     private static final Logger LOG = LoggerFactory.getLogger(S3HandlerFunction.class);
-    private static final int RESPONSE_BUFFER = 64 * 1024;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final S3Service service;
     private final SigV4Verifier verifier;
     private final Function<String, Optional<AccessKey>> keys;
     private final PayloadDecoder decoder;
     private final Addressing addressing;
-    private final ExecutorService blocking;
+    private final ResponseWriter writer;
     private final Scheduler blockingScheduler;
 
     S3HandlerFunction(S3Service service, SigV4Verifier verifier, Function<String, Optional<AccessKey>> keys,
@@ -67,7 +61,7 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         this.keys = keys;
         this.decoder = decoder;
         this.addressing = addressing;
-        this.blocking = blocking;
+        this.writer = new ResponseWriter(blocking, LOG, "response body stream");
         this.blockingScheduler = blockingScheduler;
     }
 
@@ -75,7 +69,7 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
     public Mono<ServerResponse> handle(ServerRequest serverRequest) {
         ServerWebExchange exchange = serverRequest.exchange();
         ServerHttpRequest http = exchange.getRequest();
-        String requestId = requestId();
+        String requestId = Exchanges.requestId();
         String method = http.getMethod().name();
         String rawPath = http.getURI().getRawPath();
         Map<String, List<String>> headerValues = new LinkedHashMap<>();
@@ -91,7 +85,7 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
                     return Mono.just(errorResponse(
                             new S3Exception(S3Error.INTERNAL_ERROR), method, rawPath, host, requestId));
                 })
-                .flatMap(response -> render(response, requestId));
+                .flatMap(response -> writer.render(response, requestId));
     }
 
     private S3Response process(ServerWebExchange exchange, String method, String rawPath, RequestHeaders headers,
@@ -102,10 +96,10 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
                 Addressing.parseQuery(http.getURI().getRawQuery()), headers, host, requestId);
         S3Operation operation = OperationRouter.route(request);
         exchange.getAttributes().put(OPERATION_ATTRIBUTE, operation.name());
-        Map<String, List<String>> context = requestContext(http);
+        Map<String, List<String>> context = Exchanges.policyContext(http);
         if (operation instanceof S3Operation.PostObject) {
             // A browser upload: the form carries the signature (of its policy), not an Authorization header.
-            return withCors(postObject(http, request, context), request);
+            return Exchanges.withCors(service, postObject(http, request, context), request);
         }
         if (operation instanceof S3Operation.PreflightRequest) {
             // Browsers send preflights unsigned; the bucket's CORS rules alone answer them.
@@ -120,7 +114,7 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         InputStream raw = new RequestBodyStream(http.getBody());
         try (VerifiedBody verified = decoder.open(authentication, bodyHeaders(operation, headers), raw)) {
             S3Response response = service.execute(operation, request, new VerifiedPayload(verified, headers), caller);
-            return withCors(response, request);
+            return Exchanges.withCors(service, response, request);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -174,69 +168,6 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         return filtered;
     }
 
-    /** Adds the CORS headers of the bucket's rules when the request came from a browser origin. */
-    private S3Response withCors(S3Response response, S3Request request) {
-        if (request.header("origin") == null) {
-            return response;
-        }
-        Map<String, String> cors = service.corsHeaders(request);
-        if (cors.isEmpty()) {
-            return response;
-        }
-        Map<String, String> headers = new LinkedHashMap<>(response.headers());
-        headers.putAll(cors);
-        return new S3Response(response.status(), headers, response.body());
-    }
-
-    /** The request facts bucket policy conditions can test. */
-    private static Map<String, List<String>> requestContext(ServerHttpRequest http) {
-        Map<String, List<String>> context = new LinkedHashMap<>();
-        java.net.InetSocketAddress remote = http.getRemoteAddress();
-        if (remote != null && remote.getAddress() != null) {
-            context.put("aws:SourceIp", List.of(remote.getAddress().getHostAddress()));
-        }
-        context.put("aws:SecureTransport", List.of(Boolean.toString(http.getSslInfo() != null)));
-        return context;
-    }
-
-    /**
-     * Writes the answer straight to the exchange. The headers stay out of the {@code ServerResponse}
-     * so that WebFlux's own conditional-request check (which, unlike S3, lets If-Unmodified-Since
-     * fail a request whose If-Match holds) never sees an ETag or a Last-Modified: S3's precedence is
-     * decided by {@code Conditions}.
-     */
-    private Mono<ServerResponse> render(S3Response response, String requestId) {
-        return ServerResponse.status(HttpStatusCode.valueOf(response.status())).build((exchange, context) -> {
-            org.springframework.http.server.reactive.ServerHttpResponse http = exchange.getResponse();
-            org.springframework.http.HttpHeaders headers = http.getHeaders();
-            headers.set("x-amz-request-id", requestId);
-            headers.set("x-amz-id-2", requestId);
-            headers.set("Server", "Hangar");
-            response.headers().forEach(headers::set);
-            return switch (response.body()) {
-                case S3Response.Body.Empty empty -> http.setComplete();
-                case S3Response.Body.Bytes bytes -> {
-                    headers.set("Content-Type", bytes.contentType());
-                    headers.setContentLength(bytes.data().length);
-                    yield http.writeWith(Mono.fromSupplier(() -> http.bufferFactory().wrap(bytes.data())));
-                }
-                case S3Response.Body.Stream stream -> {
-                    headers.setContentLength(stream.length());
-                    yield http.writeWith(DataBufferUtils.outputStreamPublisher(
-                            out -> {
-                                try {
-                                    stream.writer().writeTo(out);
-                                } catch (IOException e) {
-                                    LOG.warn("response body stream {} failed: {}", requestId, e.toString());
-                                    throw new UncheckedIOException(e);
-                                }
-                            },
-                            http.bufferFactory(), blocking, RESPONSE_BUFFER));
-                }
-            };
-        });
-    }
-
     private S3Response errorResponse(S3Exception error, String method, String rawPath, String host, String requestId) {
         if (error.error().status() >= 500) {
             LOG.warn("request {} {} {} answered {}: {}", requestId, method, rawPath, error.error().code(), error.getMessage());
@@ -252,12 +183,6 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         }
         return S3Response.xml(error.error().status(),
                 service.errorDocument(error, rawPath, target.bucket(), target.key(), requestId));
-    }
-
-    private static String requestId() {
-        byte[] bytes = new byte[8];
-        RANDOM.nextBytes(bytes);
-        return HexFormat.of().withUpperCase().formatHex(bytes);
     }
 
     /** Adapts the verified body of the auth layer to the payload the semantics read. */

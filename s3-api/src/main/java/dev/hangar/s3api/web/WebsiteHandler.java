@@ -11,12 +11,7 @@ import dev.hangar.s3api.semantics.S3Service;
 import dev.hangar.s3api.website.WebsiteErrorPages;
 import dev.hangar.s3api.website.WebsiteOutcome;
 import dev.hangar.s3api.website.WebsiteRequest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,8 +20,6 @@ import java.util.concurrent.ExecutorService;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.reactive.function.server.HandlerFunction;
 import org.springframework.web.reactive.function.server.ServerRequest;
@@ -45,21 +38,19 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
     static final String OPERATION = "WebsiteGet";
     private static final Logger LOG = LoggerFactory.getLogger(WebsiteHandler.class);
     private static final String HTML = "text/html; charset=utf-8";
-    private static final int RESPONSE_BUFFER = 64 * 1024;
-    private static final SecureRandom RANDOM = new SecureRandom();
     /** Decodes the key of a path-style request: website keys are decoded exactly as S3 keys are. */
     private static final Addressing PATH_STYLE = new Addressing(null);
 
     private final S3Service service;
     private final @Nullable String domain;
-    private final ExecutorService blocking;
+    private final ResponseWriter writer;
     private final Scheduler blockingScheduler;
 
     /** @param domain base domain of website host names ({@code bucket.<domain>}), or null */
     WebsiteHandler(S3Service service, @Nullable String domain, ExecutorService blocking, Scheduler blockingScheduler) {
         this.service = service;
         this.domain = domain == null || domain.isBlank() ? null : domain.toLowerCase(Locale.ROOT);
-        this.blocking = blocking;
+        this.writer = new ResponseWriter(blocking, LOG, "website response body");
         this.blockingScheduler = blockingScheduler;
     }
 
@@ -67,7 +58,7 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
     public Mono<ServerResponse> handle(ServerRequest serverRequest) {
         ServerHttpRequest http = serverRequest.exchange().getRequest();
         serverRequest.exchange().getAttributes().put(S3HandlerFunction.OPERATION_ATTRIBUTE, OPERATION);
-        String requestId = requestId();
+        String requestId = Exchanges.requestId();
         String method = http.getMethod().name();
         Map<String, List<String>> headerValues = new LinkedHashMap<>();
         http.getHeaders().forEach(headerValues::put);
@@ -80,7 +71,7 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
                     LOG.error("website request {} {} {} failed", requestId, method, http.getURI().getRawPath(), error);
                     return Mono.just(errorPage(new S3Exception(S3Error.INTERNAL_ERROR), method, requestId));
                 })
-                .flatMap(response -> render(response, requestId));
+                .flatMap(response -> writer.render(response, requestId));
     }
 
     private S3Response process(ServerHttpRequest http, String method, String bucket, RequestHeaders headers,
@@ -95,8 +86,8 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
                 requestId);
         String protocol = http.getSslInfo() != null ? "https" : "http";
         WebsiteRequest website = new WebsiteRequest("/" + key, host, protocol, http.getURI().getRawQuery());
-        S3Response response = service.website(request, website, Caller.anonymous(context(http)));
-        return withCors(response, request);
+        S3Response response = service.website(request, website, Caller.anonymous(Exchanges.policyContext(http)));
+        return Exchanges.withCors(service, response, request);
     }
 
     /** S3's HTML page for an error found before the request reaches the semantics (headers only for HEAD). */
@@ -139,66 +130,5 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
         String path = rawPath.startsWith("/") ? rawPath : "/" + rawPath;
         String key = PATH_STYLE.resolve(null, "/website" + path).key();
         return key == null ? "" : key;
-    }
-
-    /** The CORS headers of the bucket's rules, for pages fetched by scripts of another origin. */
-    private S3Response withCors(S3Response response, S3Request request) {
-        if (request.header("origin") == null) {
-            return response;
-        }
-        Map<String, String> cors = service.corsHeaders(request);
-        if (cors.isEmpty()) {
-            return response;
-        }
-        Map<String, String> headers = new LinkedHashMap<>(response.headers());
-        headers.putAll(cors);
-        return new S3Response(response.status(), headers, response.body());
-    }
-
-    /** The request facts bucket policy conditions can test. */
-    private static Map<String, List<String>> context(ServerHttpRequest http) {
-        Map<String, List<String>> context = new LinkedHashMap<>();
-        InetSocketAddress remote = http.getRemoteAddress();
-        if (remote != null && remote.getAddress() != null) {
-            context.put("aws:SourceIp", List.of(remote.getAddress().getHostAddress()));
-        }
-        context.put("aws:SecureTransport", List.of(Boolean.toString(http.getSslInfo() != null)));
-        return context;
-    }
-
-    private Mono<ServerResponse> render(S3Response response, String requestId) {
-        ServerResponse.BodyBuilder builder = ServerResponse.status(HttpStatusCode.valueOf(response.status()))
-                .headers(headers -> {
-                    headers.set("x-amz-request-id", requestId);
-                    headers.set("x-amz-id-2", requestId);
-                    headers.set("Server", "Hangar");
-                    response.headers().forEach(headers::set);
-                });
-        return switch (response.body()) {
-            case S3Response.Body.Empty empty -> builder.build();
-            case S3Response.Body.Bytes bytes -> builder
-                    .header("Content-Type", bytes.contentType())
-                    .contentLength(bytes.data().length)
-                    .body((message, context) -> message.writeWith(
-                            Mono.fromSupplier(() -> message.bufferFactory().wrap(bytes.data()))));
-            case S3Response.Body.Stream stream -> builder
-                    .contentLength(stream.length())
-                    .body((message, context) -> message.writeWith(DataBufferUtils.outputStreamPublisher(
-                            out -> {
-                                try {
-                                    stream.writer().writeTo(out);
-                                } catch (IOException e) {
-                                    LOG.warn("website response body {} failed: {}", requestId, e.toString());
-                                    throw new UncheckedIOException(e);
-                                }
-                            },
-                            message.bufferFactory(), blocking, RESPONSE_BUFFER)));
-        };
-    }
-
-    private static String requestId() {
-        byte[] bytes = new byte[8];
-        RANDOM.nextBytes(bytes);
-        return HexFormat.of().withUpperCase().formatHex(bytes);
     }
 }

@@ -34,6 +34,15 @@ class VersionIdsTest {
     }
 
     @Test
+    void neverStartWithAHyphenThatCommandLineClientsWouldReadAsAnOption() {
+        VersionIds ids = new VersionIds(Clock.fixed(NOW, ZoneOffset.UTC));
+        for (int i = 0; i < 1000; i++) {
+            assertThat(ids.next()).matches("[A-Za-z].*");
+        }
+        assertThat(new VersionIds(Clock.fixed(java.time.Instant.EPOCH, ZoneOffset.UTC)).next()).matches("[A-Za-z].*");
+    }
+
+    @Test
     void acceptsTheirOwnFormAndTheNullVersion() {
         VersionIds ids = new VersionIds(Clock.fixed(NOW, ZoneOffset.UTC));
         String id = ids.next();

@@ -1,0 +1,73 @@
+package dev.hangar.s3api.web;
+
+import dev.hangar.s3api.semantics.S3Response;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.ExecutorService;
+import org.slf4j.Logger;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
+
+/**
+ * Writes an {@link S3Response} to the exchange: its status, the request id and server headers, its
+ * own headers and its body. A streamed body is written through an output stream on the blocking
+ * executor, with back-pressure.
+ *
+ * <p>Everything is written straight to the exchange. The headers stay out of the {@code
+ * ServerResponse} so that WebFlux's own conditional-request check (which, unlike S3, lets
+ * If-Unmodified-Since fail a request whose If-Match holds) never sees an ETag or a Last-Modified:
+ * S3's precedence is decided by {@code Conditions}.
+ */
+final class ResponseWriter {
+    private static final int RESPONSE_BUFFER = 64 * 1024;
+
+    private final ExecutorService blocking;
+    private final Logger log;
+    private final String bodyDescription;
+
+    /**
+     * @param log where a failed response body is reported
+     * @param bodyDescription how that report names the body, before the request id
+     */
+    ResponseWriter(ExecutorService blocking, Logger log, String bodyDescription) {
+        this.blocking = blocking;
+        this.log = log;
+        this.bodyDescription = bodyDescription;
+    }
+
+    Mono<ServerResponse> render(S3Response response, String requestId) {
+        return ServerResponse.status(HttpStatusCode.valueOf(response.status())).build((exchange, context) -> {
+            ServerHttpResponse http = exchange.getResponse();
+            HttpHeaders headers = http.getHeaders();
+            headers.set("x-amz-request-id", requestId);
+            headers.set("x-amz-id-2", requestId);
+            headers.set("Server", "Hangar");
+            response.headers().forEach(headers::set);
+            return switch (response.body()) {
+                case S3Response.Body.Empty empty -> http.setComplete();
+                case S3Response.Body.Bytes bytes -> {
+                    headers.set("Content-Type", bytes.contentType());
+                    headers.setContentLength(bytes.data().length);
+                    yield http.writeWith(Mono.fromSupplier(() -> http.bufferFactory().wrap(bytes.data())));
+                }
+                case S3Response.Body.Stream stream -> {
+                    headers.setContentLength(stream.length());
+                    yield http.writeWith(DataBufferUtils.outputStreamPublisher(
+                            out -> {
+                                try {
+                                    stream.writer().writeTo(out);
+                                } catch (IOException e) {
+                                    log.warn("{} {} failed: {}", bodyDescription, requestId, e.toString());
+                                    throw new UncheckedIOException(e);
+                                }
+                            },
+                            http.bufferFactory(), blocking, RESPONSE_BUFFER));
+                }
+            };
+        });
+    }
+}
