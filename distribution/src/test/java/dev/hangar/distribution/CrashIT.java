@@ -3,22 +3,16 @@ package dev.hangar.distribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.distribution.support.Digests;
+import dev.hangar.distribution.support.PackagedServer;
 import dev.hangar.distribution.support.RandomContent;
 import dev.hangar.distribution.support.S3Clients;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +28,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -105,11 +98,6 @@ class CrashIT {
 
     @Test
     void acknowledgedWritesSurviveSigkillAndNoVisibleObjectIsPartial() throws Exception {
-        String jarProperty = System.getProperty("hangar.jar");
-        assertThat(jarProperty).as("system property hangar.jar (set by the failsafe configuration)").isNotBlank();
-        Path jar = Path.of(jarProperty).toAbsolutePath();
-        assertThat(jar).as("the packaged server (run `./mvnw verify`, which packages before integration tests)").isRegularFile();
-
         long seed = Long.getLong("hangar.crash.seed", System.nanoTime());
         System.out.println("CrashIT seed " + seed + " (replay with -Dhangar.crash.seed=" + seed + ")");
         Random random = new Random(seed);
@@ -122,17 +110,17 @@ class CrashIT {
         // If the test JVM itself is stopped (failsafe timeout, Ctrl-C), no server outlives it.
         Thread reaper = new Thread(() -> {
             synchronized (started) {
-                started.forEach(server -> server.process.destroyForcibly());
+                started.forEach(server -> server.packaged.close());
             }
         }, "crash-it-reaper");
         Runtime.getRuntime().addShutdownHook(reaper);
         boolean passed = false;
         try {
             for (int round = 1; round <= ROUNDS; round++) {
-                runRound(round, random.nextLong(), 500 + random.nextInt(2001), jar, dataDir, work);
+                runRound(round, random.nextLong(), 500 + random.nextInt(2001), dataDir);
             }
             // One more graceful start: the state the last crash recovery left must hold as it is.
-            try (Server server = start(jar, dataDir, work, "final")) {
+            try (Server server = start(dataDir, "final")) {
                 Verification check = verify(server, "after a graceful restart, before the end");
                 check.assertClean(server, null);
                 System.out.printf("CrashIT final: listed keys %d, verified bytes %d%n", check.listed, check.verifiedBytes);
@@ -147,7 +135,7 @@ class CrashIT {
             }
             Runtime.getRuntime().removeShutdownHook(reaper);
             if (passed) {
-                deleteRecursively(dataDir);
+                PackagedServer.deleteRecursively(dataDir);
             } else {
                 System.out.println("CrashIT kept the data folder for inspection: " + dataDir);
             }
@@ -155,10 +143,9 @@ class CrashIT {
     }
 
     /** Start, write until SIGKILL, restart, verify, stop. */
-    private void runRound(int round, long roundSeed, int killDelayMillis, Path jar, Path dataDir, Path work)
-            throws Exception {
+    private void runRound(int round, long roundSeed, int killDelayMillis, Path dataDir) throws Exception {
         Instant roundStart = Instant.now();
-        Server writing = start(jar, dataDir, work, "round" + round + "-writes");
+        Server writing = start(dataDir, "round" + round + "-writes");
         if (round == 1) {
             writing.s3.createBucket(request -> request.bucket(BUCKET));
         } else {
@@ -213,7 +200,7 @@ class CrashIT {
         writing.closeClient();
         int inFlight = (int) keys.values().stream().filter(model -> model.inFlight).count();
 
-        Server recovered = start(jar, dataDir, work, "round" + round + "-recovery");
+        Server recovered = start(dataDir, "round" + round + "-recovery");
         Verification check = verify(recovered, "round " + round + ", after SIGKILL");
         if (!failuresBeforeKill.isEmpty()) {
             check.violations.addAll(0, failuresBeforeKill.stream().map(failure -> "request failed before the kill: " + failure).toList());
@@ -455,64 +442,27 @@ class CrashIT {
         return text.toString();
     }
 
-    private Server start(Path jar, Path dataDir, Path work, String name) throws IOException, InterruptedException {
-        Path log = work.resolve("server-" + Instant.now().toEpochMilli() + "-" + name + ".log");
-        int port = freePort();
-        int managementPort = freePort();
-        String java = ProcessHandle.current().info().command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
-            "-jar", jar.toString(), "--management.server.port=" + managementPort)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-        Map<String, String> environment = builder.environment();
-        environment.put("HANGAR_DATA_DIR", dataDir.toString());
-        environment.put("HANGAR_S3_PORT", Integer.toString(port));
-        environment.put("HANGAR_WEBSITE_PORT", "0");
-        environment.put("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY);
-        environment.put("HANGAR_ROOT_SECRET_KEY", SECRET_KEY);
-        Server server = new Server(builder.start(), port, log);
+    private Server start(Path dataDir, String name) throws IOException, InterruptedException {
+        PackagedServer packaged = PackagedServer.start(dataDir, "256m",
+            Map.of("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY, "HANGAR_ROOT_SECRET_KEY", SECRET_KEY), name);
+        Server server = new Server(packaged);
         started.add(server);
-        server.awaitPort();
-        server.s3 = S3Clients.sync(URI.create("http://localhost:" + port), ACCESS_KEY, SECRET_KEY);
+        server.s3 = S3Clients.sync(packaged.endpoint(), ACCESS_KEY, SECRET_KEY);
         return server;
     }
 
-    /** One run of the packaged jar. */
+    /** One run of the packaged jar, and the client pointed at it. */
     private static final class Server implements AutoCloseable {
-        final Process process;
-        final int port;
-        final Path log;
+        final PackagedServer packaged;
         S3Client s3;
 
-        Server(Process process, int port, Path log) {
-            this.process = process;
-            this.port = port;
-            this.log = log;
-        }
-
-        void awaitPort() throws InterruptedException {
-            Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
-            while (Instant.now().isBefore(deadline)) {
-                if (!process.isAlive()) {
-                    throw new AssertionError("the packaged server exited with " + process.exitValue() + " before listening\n" + outputTail(200));
-                }
-                try (Socket socket = new Socket()) {
-                    socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                    return;
-                } catch (IOException notYet) {
-                    Thread.sleep(100);
-                }
-            }
-            throw new AssertionError("the packaged server did not listen on port " + port + " within " + STARTUP_TIMEOUT + "\n" + outputTail(200));
+        Server(PackagedServer packaged) {
+            this.packaged = packaged;
         }
 
         /** SIGKILL on Linux: no shutdown hook, no flush, no close. */
         void kill() throws InterruptedException {
-            process.destroyForcibly();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                throw new AssertionError("the server survived SIGKILL for 30 s");
-            }
+            packaged.kill();
         }
 
         void closeClient() {
@@ -526,10 +476,7 @@ class CrashIT {
         /** SIGTERM, as an operator stops it; SIGKILL if it does not exit within 30 s. */
         void stop() throws InterruptedException {
             closeClient();
-            process.destroy();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-            }
+            packaged.stop();
         }
 
         @Override
@@ -537,47 +484,12 @@ class CrashIT {
             try {
                 closeClient();
             } finally {
-                if (process.isAlive()) {
-                    process.destroyForcibly();
-                    try {
-                        process.waitFor(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
+                packaged.close();
             }
         }
 
         String outputTail(int count) {
-            try {
-                List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-                List<String> tail = lines.subList(Math.max(0, lines.size() - count), lines.size());
-                return "---- server output (" + log + ", last " + tail.size() + " lines) ----\n" + String.join("\n", tail);
-            } catch (IOException | UncheckedIOException e) {
-                return "(no server output from " + log + ": " + e + ")";
-            }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            return packaged.logTail(count);
         }
     }
 }

@@ -3,22 +3,17 @@ package dev.hangar.distribution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.hangar.distribution.support.PackagedServer;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,16 +39,13 @@ class InteropIT {
 
     private static final String ACCESS_KEY = "HANGARINTEROPKEY0001";
     private static final String SECRET_KEY = "hangar-interop-secret-0123456789abcdefgh";
-    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
     /** Below the class timeout, so that the suite is stopped and reported before JUnit gives up. */
     private static final Duration SUITE_TIMEOUT = Duration.ofMinutes(9);
     private static final String SKIP = "skip";
 
     private Path dataDir;
-    private Path serverLog;
-    private Process server;
+    private PackagedServer server;
     private Process suite;
-    private int port;
 
     @BeforeEach
     void startPackagedServer() throws IOException, InterruptedException {
@@ -67,31 +59,10 @@ class InteropIT {
             throw new AssertionError(install);
         }
 
-        String jarProperty = System.getProperty("hangar.jar");
-        assertThat(jarProperty).as("system property hangar.jar (set by the failsafe configuration)").isNotBlank();
-        Path jar = Path.of(jarProperty);
-        assertThat(jar).as("the packaged server (run `./mvnw verify`, which packages before integration tests)").isRegularFile();
-
         Path work = Files.createDirectories(Path.of("target", "interop-it").toAbsolutePath());
         dataDir = Files.createTempDirectory(work, "data-");
-        serverLog = work.resolve("server-" + Instant.now().toEpochMilli() + ".log");
-        port = freePort();
-        int managementPort = freePort();
-
-        String java = ProcessHandle.current().info().command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
-            "-jar", jar.toAbsolutePath().toString(), "--management.server.port=" + managementPort)
-            .redirectErrorStream(true)
-            .redirectOutput(serverLog.toFile());
-        Map<String, String> environment = builder.environment();
-        environment.put("HANGAR_DATA_DIR", dataDir.toString());
-        environment.put("HANGAR_S3_PORT", Integer.toString(port));
-        environment.put("HANGAR_WEBSITE_PORT", "0");
-        environment.put("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY);
-        environment.put("HANGAR_ROOT_SECRET_KEY", SECRET_KEY);
-        server = builder.start();
-        awaitPort();
+        server = PackagedServer.start(dataDir, "256m",
+            Map.of("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY, "HANGAR_ROOT_SECRET_KEY", SECRET_KEY));
     }
 
     @AfterEach
@@ -103,11 +74,11 @@ class InteropIT {
         } finally {
             try {
                 if (server != null) {
-                    stop(server);
+                    server.stop();
                 }
             } finally {
                 if (dataDir != null) {
-                    deleteRecursively(dataDir);
+                    PackagedServer.deleteRecursively(dataDir);
                 }
             }
         }
@@ -117,7 +88,7 @@ class InteropIT {
     void everyClientPassesTheInteropSuite() throws IOException, InterruptedException {
         Path repository = repositoryRoot();
         ProcessBuilder builder = new ProcessBuilder("bash", repository.resolve("interop/run.sh").toString(),
-            "http://127.0.0.1:" + port, ACCESS_KEY, SECRET_KEY)
+            "http://127.0.0.1:" + server.port(), ACCESS_KEY, SECRET_KEY)
             .directory(repository.toFile())
             .redirectErrorStream(true)
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -148,9 +119,9 @@ class InteropIT {
         String report = String.join("\n", verdicts);
         // Descriptions built without String.format: the report may hold keys with '%'.
         assertThat(finished).as(() -> "the interop suite finished within " + SUITE_TIMEOUT + "\n" + report + "\n"
-            + serverOutput()).isTrue();
+            + server.logTail(100)).isTrue();
         assertThat(suite.exitValue()).as(() -> "exit code of interop/run.sh (0: every step passed or was skipped)\n"
-            + report + "\n" + serverOutput()).isZero();
+            + report + "\n" + server.logTail(100)).isZero();
     }
 
     /** The repository root: failsafe runs in the module directory, one level below it. */
@@ -198,57 +169,5 @@ class InteropIT {
             process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         }
         descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-    }
-
-    private void awaitPort() throws InterruptedException {
-        Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
-        while (Instant.now().isBefore(deadline)) {
-            if (!server.isAlive()) {
-                throw new AssertionError("the packaged server exited with " + server.exitValue() + " before listening\n"
-                    + serverOutput());
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(250);
-            }
-        }
-        throw new AssertionError("the packaged server did not listen on port " + port + " within " + STARTUP_TIMEOUT + "\n"
-            + serverOutput());
-    }
-
-    private String serverOutput() {
-        try {
-            List<String> lines = Files.readAllLines(serverLog, StandardCharsets.UTF_8);
-            List<String> tail = lines.subList(Math.max(0, lines.size() - 100), lines.size());
-            String state = server.isAlive() ? "running" : "exited with " + server.exitValue();
-            return "---- server " + state + " (" + serverLog + ", last " + tail.size() + " lines) ----\n"
-                + String.join("\n", tail);
-        } catch (IOException e) {
-            return "(no server output: " + e + ")";
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
     }
 }

@@ -3,28 +3,17 @@ package dev.hangar.distribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.distribution.support.Digests;
+import dev.hangar.distribution.support.PackagedServer;
 import dev.hangar.distribution.support.RandomContent;
 import dev.hangar.distribution.support.S3Clients;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,43 +37,18 @@ class PackagedServerIT {
     private static final long OBJECT_SIZE = 2L * 1024 * 1024 * 1024;
     private static final String ACCESS_KEY = "HANGARPACKAGEDKEY001";
     private static final String SECRET_KEY = "hangar-packaged-secret-0123456789abcdefgh";
-    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
     private Path dataDir;
-    private Path log;
-    private Process server;
-    private int port;
+    private PackagedServer server;
     private S3Client s3;
 
     @BeforeAll
     void startPackagedServer() throws IOException, InterruptedException {
-        String jarProperty = System.getProperty("hangar.jar");
-        assertThat(jarProperty).as("system property hangar.jar (set by the failsafe configuration)").isNotBlank();
-        Path jar = Path.of(jarProperty);
-        assertThat(jar).as("the packaged server (run `./mvnw verify`, which packages before integration tests)").isRegularFile();
-
         Path work = Files.createDirectories(Path.of("target", "packaged-it"));
         dataDir = Files.createTempDirectory(work.toAbsolutePath(), "data-");
-        log = work.resolve("server-" + Instant.now().toEpochMilli() + ".log").toAbsolutePath();
-        port = freePort();
-        int managementPort = freePort();
-
-        String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "--enable-native-access=ALL-UNNAMED",
-            "-jar", jar.toAbsolutePath().toString(), "--management.server.port=" + managementPort));
-        ProcessBuilder builder = new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
-        Map<String, String> environment = builder.environment();
-        environment.put("HANGAR_DATA_DIR", dataDir.toString());
-        environment.put("HANGAR_S3_PORT", Integer.toString(port));
-        environment.put("HANGAR_WEBSITE_PORT", "0");
-        environment.put("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY);
-        environment.put("HANGAR_ROOT_SECRET_KEY", SECRET_KEY);
-        server = builder.start();
-
-        awaitPort();
-        s3 = S3Clients.sync(URI.create("http://localhost:" + port), ACCESS_KEY, SECRET_KEY);
+        server = PackagedServer.start(dataDir, "128m",
+            Map.of("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY, "HANGAR_ROOT_SECRET_KEY", SECRET_KEY));
+        s3 = S3Clients.sync(server.endpoint(), ACCESS_KEY, SECRET_KEY);
     }
 
     @AfterAll
@@ -95,13 +59,10 @@ class PackagedServerIT {
             }
         } finally {
             if (server != null) {
-                server.destroy();
-                if (!server.waitFor(30, TimeUnit.SECONDS)) {
-                    server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-                }
+                server.stop();
             }
             if (dataDir != null) {
-                deleteRecursively(dataDir);
+                PackagedServer.deleteRecursively(dataDir);
             }
         }
     }
@@ -148,56 +109,7 @@ class PackagedServerIT {
         try {
             return call.get();
         } catch (RuntimeException | IOException | AssertionError e) {
-            throw new AssertionError("request failed; server " + (server.isAlive() ? "still running" : "exited with " + server.exitValue())
-                + "\n" + serverOutput(), e);
-        }
-    }
-
-    private void awaitPort() throws InterruptedException {
-        Instant deadline = Instant.now().plus(STARTUP_TIMEOUT);
-        while (Instant.now().isBefore(deadline)) {
-            if (!server.isAlive()) {
-                throw new AssertionError("the packaged server exited with " + server.exitValue() + " before listening\n" + serverOutput());
-            }
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(250);
-            }
-        }
-        throw new AssertionError("the packaged server did not listen on port " + port + " within " + STARTUP_TIMEOUT + "\n" + serverOutput());
-    }
-
-    private String serverOutput() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            List<String> tail = lines.subList(Math.max(0, lines.size() - 200), lines.size());
-            return "---- server output (" + log + ", last " + tail.size() + " lines) ----\n" + String.join("\n", tail);
-        } catch (IOException e) {
-            return "(no server output: " + e + ")";
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+            throw new AssertionError("request failed\n" + server.logTail(200), e);
         }
     }
 }
