@@ -216,6 +216,21 @@ class AccessKeysIT extends AbstractS3IT {
         }
     }
 
+    @Test
+    void aRecreatedBucketDoesNotInheritPermissionsOnItsNamesake() {
+        String bucket = createBucket("keys-recreate");
+        AdminApi.Key key = admin.createKey();
+        admin.permit(key.id(), bucket, true, true, false);
+        try (S3Client client = clientFor(key)) {
+            client.putObject(request -> request.bucket(bucket).key("doc.txt"), RequestBody.fromString("contents"));
+            s3.deleteObject(request -> request.bucket(bucket).key("doc.txt"));
+            s3.deleteBucket(request -> request.bucket(bucket));
+            s3.createBucket(request -> request.bucket(bucket));
+            assertS3Error(() -> client.putObject(request -> request.bucket(bucket).key("doc.txt"),
+                    RequestBody.fromString("again")), 403, "AccessDenied");
+        }
+    }
+
     private S3Client clientFor(AdminApi.Key key) {
         return S3Clients.sync(endpoint(), key.id(), key.secret());
     }

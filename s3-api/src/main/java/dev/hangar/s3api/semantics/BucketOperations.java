@@ -104,12 +104,19 @@ final class BucketOperations {
     }
 
     S3Response delete(S3Request request) {
+        String bucket = request.requireBucket();
         try {
-            if (!metadata.deleteBucket(request.requireBucket())) {
+            if (!metadata.deleteBucket(bucket)) {
                 throw new S3Exception(S3Error.NO_SUCH_BUCKET);
             }
         } catch (BucketNotEmptyException e) {
             throw new S3Exception(S3Error.BUCKET_NOT_EMPTY);
+        }
+        // A later bucket of the same name must not inherit what keys were granted on this one.
+        for (dev.hangar.metadata.AccessKey key : metadata.listAccessKeys()) {
+            if (key.buckets().containsKey(bucket)) {
+                metadata.updateAccessKey(key.accessKeyId(), granted -> granted.withBucketPermission(bucket, null));
+            }
         }
         return S3Response.empty(204);
     }
