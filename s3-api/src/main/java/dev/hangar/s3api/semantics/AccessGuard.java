@@ -25,12 +25,12 @@ import org.jspecify.annotations.Nullable;
  * per-bucket permissions and the canned ACLs of bucket and object, combined as {@link
  * AccessControl} states. Anonymous requests pass exactly where a policy or an ACL lets them.
  */
-public final class AccessGuard {
+final class AccessGuard {
     private final MetadataStore metadata;
     private final BucketConfigurations configurations;
     private final Clock clock;
 
-    public AccessGuard(MetadataStore metadata, BucketConfigurations configurations, Clock clock) {
+    AccessGuard(MetadataStore metadata, BucketConfigurations configurations, Clock clock) {
         this.metadata = metadata;
         this.configurations = configurations;
         this.clock = clock;

@@ -27,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * them. Documents are re-read on every use, so every node sees a change at once; only the parsed
  * policy is cached, keyed by its bytes.
  */
-public final class BucketConfigurations {
+final class BucketConfigurations {
     static final String VERSIONING = "versioning";
     static final String TAGGING = "tagging";
     static final String CORS = "cors";
@@ -40,7 +40,7 @@ public final class BucketConfigurations {
     private final MetadataStore metadata;
     private final Map<String, CachedPolicy> policies = new ConcurrentHashMap<>();
 
-    public BucketConfigurations(MetadataStore metadata) {
+    BucketConfigurations(MetadataStore metadata) {
         this.metadata = metadata;
     }
 

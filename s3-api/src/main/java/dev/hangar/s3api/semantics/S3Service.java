@@ -54,7 +54,10 @@ public final class S3Service {
         this.website = new WebsiteOperations(configurations, guard, objects);
     }
 
-    /** A browser upload; the form's signed policy authorizes it, so no caller is checked here. */
+    /**
+     * A browser upload: the form's signed policy says what may be uploaded, and the key that signed it
+     * must be allowed to PutObject (an unsigned form is an anonymous caller).
+     */
     public S3Response postObject(S3Request request, PostForm form) {
         return postObjects.upload(request, form);
     }
@@ -64,15 +67,6 @@ public final class S3Service {
         return lifecycle;
     }
 
-    /** The bucket configurations, for the website listener and background work. */
-    public BucketConfigurations configurations() {
-        return configurations;
-    }
-
-    /** The access decisions, for the website listener. */
-    public AccessGuard guard() {
-        return guard;
-    }
 
     /**
      * Runs an operation for a caller: checks that the caller may, then executes it.
@@ -133,9 +127,6 @@ public final class S3Service {
         return cors.actualRequestHeaders(request);
     }
 
-    private static S3Exception notYet(S3Operation operation) {
-        return new S3Exception(S3Error.NOT_IMPLEMENTED, operation.name() + " is not implemented by Hangar yet.");
-    }
 
     /** Renders an error as the S3 XML error document. */
     public byte[] errorDocument(S3Exception error, String resource, @Nullable String bucket, @Nullable String key,
