@@ -2,6 +2,8 @@ package dev.hangar.blockstore;
 
 import dev.hangar.blockstore.local.LocalDiskBlockStore;
 import dev.hangar.blockstore.memory.InMemoryBlockStore;
+import dev.hangar.blockstore.s3.S3BlockStore;
+import dev.hangar.blockstore.s3.S3BlockStoreConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -23,5 +25,14 @@ public final class BlockStores {
     /** A store that keeps blocks in the heap: for tests, nothing survives the process. */
     public static BlockStore inMemory() {
         return new InMemoryBlockStore();
+    }
+
+    /**
+     * A store that keeps each block as an object in a bucket of another S3 service. Each write
+     * buffers its block in memory (blocks are bounded by the chunk size); the bucket must exist.
+     * Nothing is sent before the first operation, so a wrong endpoint or key shows up there.
+     */
+    public static BlockStore s3(S3BlockStoreConfig config) {
+        return S3BlockStore.open(config);
     }
 }

@@ -9,7 +9,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 
-/** A cluster of one: the local RocksDB metadata and the local-disk block store. */
+/**
+ * A cluster of one: the local RocksDB metadata, and the block store its configuration names (local
+ * disk, or a bucket of a remote S3 service).
+ */
 final class SingleNode implements ClusterNode {
     private final MetadataStore metadata;
     private final BlockStore blocks;
@@ -18,13 +21,21 @@ final class SingleNode implements ClusterNode {
     SingleNode(NodeConfig config) {
         try {
             Files.createDirectories(config.dataDirectory());
-            this.blocks = BlockStores.localDisk(config.dataDirectory().resolve("blocks"), config.sync());
+            this.blocks = openBlocks(config);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the block store in " + config.dataDirectory(), e);
         }
         this.metadata = MetadataStores.rocksDb(
                 new RocksDbConfig(config.dataDirectory().resolve("metadata"), config.sync(), config.blockCacheBytes()));
         this.reclaimer = new BlockReclaimer(metadata, blocks, config.reclaimInterval());
+    }
+
+    private static BlockStore openBlocks(NodeConfig config) throws IOException {
+        return switch (config.blockBackend()) {
+            case NodeConfig.BlockBackend.LocalDisk local ->
+                    BlockStores.localDisk(config.dataDirectory().resolve("blocks"), config.sync());
+            case NodeConfig.BlockBackend.RemoteS3 remote -> BlockStores.s3(remote.config());
+        };
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.hangar.distribution;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -46,17 +47,54 @@ public record HangarProperties(
      *
      * @param inlineThreshold objects up to this size live inside their metadata record
      * @param chunkSize larger objects are cut into blocks of this size
-     * @param sync {@code always}: a write is acknowledged once on stable storage; {@code none}: the
-     *     operating system flushes when it likes (survives a process crash, not a power loss)
+     * @param sync {@code always}: a write is acknowledged once on stable storage; {@code batch}:
+     *     written data is forced to stable storage in the background at least every {@code
+     *     syncInterval} (survives a process crash; a power loss loses at most about the last
+     *     interval); {@code none}: the operating system flushes when it likes (survives a process
+     *     crash, not a power loss)
+     * @param syncInterval with {@code sync=batch}, how often written data is forced to disk
      * @param blockCache RocksDB block cache size
      * @param reclaimInterval how often freed blocks are swept when nothing asked for it sooner
+     * @param backend where blocks are kept: {@code local} (files under the data folder) or {@code s3}
+     *     (a bucket of another S3 service, configured under {@code hangar.storage.s3})
+     * @param s3 the remote S3 service of the {@code s3} backend
      */
     public record Storage(
             @DefaultValue("3KB") DataSize inlineThreshold,
             @DefaultValue("1MB") DataSize chunkSize,
             @DefaultValue("always") Sync sync,
+            @DefaultValue("100ms") Duration syncInterval,
             @DefaultValue("64MB") DataSize blockCache,
-            @DefaultValue("30s") Duration reclaimInterval) {}
+            @DefaultValue("30s") Duration reclaimInterval,
+            @DefaultValue("local") Backend backend,
+            @DefaultValue RemoteS3 s3) {}
+
+    /**
+     * The remote S3 service that keeps blocks with {@code hangar.storage.backend=s3}.
+     *
+     * @param endpoint its base URI ({@code https://s3.example.com}); absent for AWS itself
+     * @param region the region requests are signed for
+     * @param bucket the bucket holding the blocks, which must exist; required for this backend
+     * @param prefix put before every block's key, e.g. {@code hangar/blocks/}
+     * @param accessKey access key id; absent with the secret key for the AWS SDK's default credentials
+     * @param secretKey secret key
+     * @param pathStyle address the bucket in the path rather than in the host name, as most
+     *     self-hosted services need
+     */
+    public record RemoteS3(
+            @Nullable URI endpoint,
+            @DefaultValue("us-east-1") String region,
+            @Nullable String bucket,
+            @Nullable String prefix,
+            @Nullable String accessKey,
+            @Nullable String secretKey,
+            @DefaultValue("false") boolean pathStyle) {}
+
+    /** Where blocks are kept. */
+    public enum Backend {
+        LOCAL,
+        S3
+    }
 
     /**
      * The static website listener: anonymous GET and HEAD of buckets that have a website
@@ -84,6 +122,7 @@ public record HangarProperties(
     /** The durability policy. */
     public enum Sync {
         ALWAYS,
+        BATCH,
         NONE
     }
 }

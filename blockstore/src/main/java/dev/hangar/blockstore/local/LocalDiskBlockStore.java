@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps each block as a file {@code root/ab/cd/<id>}, where {@code ab} and {@code cd} are the id's
@@ -39,7 +40,9 @@ import java.util.zip.CRC32C;
  * <p>A write goes to {@code <id>.tmp-<random>} in the block's folder and is renamed into place, so
  * a reader sees a whole block or none, and a crash leaves only temporaries, which {@link #open}
  * removes. With {@link SyncPolicy#ALWAYS} the file and then its folder are forced to disk before
- * the write returns. A lock file keeps a second store from opening the same root while this one is
+ * the write returns. With {@link SyncPolicy#batch} the write returns at once and a {@link
+ * BatchSync} thread forces the file and its folder within the interval, or the writer does when
+ * too many wait. A lock file keeps a second store from opening the same root while this one is
  * open, since it would delete this one's temporaries as crash leftovers.
  *
  * <p>Build it through {@link BlockStores#localDisk}; it is public only so that the factory, in
@@ -54,16 +57,22 @@ public final class LocalDiskBlockStore implements BlockStore {
     private final SyncPolicy sync;
     private final FileChannel lockChannel;
     private final FileLock lock;
-    /** Block folders known to exist, and with ALWAYS to be durable, so each is set up only once. */
+    /** With BATCH, what forces written blocks in the background; otherwise null. */
+    private final @Nullable BatchSync batchSync;
+    /**
+     * Block folders known to exist, and with ALWAYS to be durable (with BATCH, queued to be), so
+     * each is set up only once.
+     */
     private final Set<Path> readyFolders = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     private LocalDiskBlockStore(
-            Path root, SyncPolicy sync, FileChannel lockChannel, FileLock lock) {
+            Path root, SyncPolicy sync, FileChannel lockChannel, FileLock lock, @Nullable BatchSync batchSync) {
         this.root = root;
         this.sync = sync;
         this.lockChannel = lockChannel;
         this.lock = lock;
+        this.batchSync = batchSync;
     }
 
     /**
@@ -73,15 +82,23 @@ public final class LocalDiskBlockStore implements BlockStore {
      * @throws IOException if the folder cannot be used, or another store has it open
      */
     public static LocalDiskBlockStore open(Path root, SyncPolicy sync) throws IOException {
+        return open(root, sync, BatchSync.DEFAULT_PENDING_LIMIT);
+    }
+
+    /** Opens the store; with BATCH, at most about {@code pendingLimit} files wait to be forced. */
+    static LocalDiskBlockStore open(Path root, SyncPolicy sync, int pendingLimit) throws IOException {
         Objects.requireNonNull(sync, "sync policy");
         Path absoluteRoot = Files.createDirectories(root.toAbsolutePath().normalize());
         FileChannel lockChannel = FileChannel.open(absoluteRoot.resolve(LOCK_FILE), CREATE, WRITE);
         try {
             FileLock lock = tryLock(lockChannel, absoluteRoot);
-            LocalDiskBlockStore store =
-                    new LocalDiskBlockStore(absoluteRoot, sync, lockChannel, lock);
-            store.deleteTemporaries();
-            return store;
+            deleteTemporaries(absoluteRoot);
+            // The thread starts only once nothing else can fail.
+            BatchSync batchSync = switch (sync.mode()) {
+                case ALWAYS, NONE -> null;
+                case BATCH -> new BatchSync("hangar-block-sync " + absoluteRoot, sync.interval(), pendingLimit);
+            };
+            return new LocalDiskBlockStore(absoluteRoot, sync, lockChannel, lock, batchSync);
         } catch (Throwable failure) {
             closeQuietly(lockChannel, failure);
             throw failure;
@@ -117,8 +134,10 @@ public final class LocalDiskBlockStore implements BlockStore {
         Path target = folder.resolve(id.value());
         try {
             Files.move(temporary, target, ATOMIC_MOVE);
-            if (sync == SyncPolicy.ALWAYS) {
-                forceFolder(folder);
+            switch (sync.mode()) {
+                case ALWAYS -> forceFolder(folder);
+                case BATCH -> requireBatchSync().register(target, folder);
+                case NONE -> {}
             }
         } catch (Throwable failure) {
             // The block may already be in place, but it was not acknowledged as durable.
@@ -143,7 +162,7 @@ public final class LocalDiskBlockStore implements BlockStore {
                 }
                 size += count;
             }
-            if (sync == SyncPolicy.ALWAYS) {
+            if (sync.mode() == SyncPolicy.Mode.ALWAYS) {
                 channel.force(true);
             }
         }
@@ -185,21 +204,45 @@ public final class LocalDiskBlockStore implements BlockStore {
         Files.deleteIfExists(fileOf(id));
     }
 
-    /** Releases the root; streams returned by {@link #read} own their files and stay readable. */
+    /**
+     * With BATCH, forces every block still waiting; then releases the root. Streams returned by
+     * {@link #read} own their files and stay readable.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
             return;
         }
         closed = true;
-        try (lockChannel) {
-            lock.release();
+        try {
+            if (batchSync != null) {
+                // Before the lock goes: another store may open the root as soon as it is free.
+                batchSync.close();
+            }
+        } finally {
+            try (lockChannel) {
+                lock.release();
+            }
         }
+    }
+
+    /** Block files written but not yet forced by the batch sync; 0 unless BATCH. For tests. */
+    int pendingSyncs() {
+        return batchSync == null ? 0 : batchSync.pendingFiles();
+    }
+
+    /** Block files the batch sync has forced; 0 unless BATCH. For tests. */
+    long backgroundSyncedFiles() {
+        return batchSync == null ? 0 : batchSync.syncedFiles();
     }
 
     @Override
     public String toString() {
         return "LocalDiskBlockStore[" + root + ", sync=" + sync + "]";
+    }
+
+    private BatchSync requireBatchSync() {
+        return Objects.requireNonNull(batchSync, "batch sync");
     }
 
     private void ensureOpen() {
@@ -219,16 +262,21 @@ public final class LocalDiskBlockStore implements BlockStore {
 
     /**
      * Creates a block folder if needed. With ALWAYS, the new folders' entries in their parents are
-     * forced too, or a power loss could lose a folder together with the acknowledged blocks inside.
+     * forced too, or a power loss could lose a folder together with the acknowledged blocks inside;
+     * with BATCH, they are queued to be forced with the blocks.
      */
     private void prepareFolder(Path folder) throws IOException {
         if (readyFolders.contains(folder)) {
             return;
         }
         Files.createDirectories(folder);
-        if (sync == SyncPolicy.ALWAYS) {
-            forceFolder(folder.getParent());
-            forceFolder(root);
+        switch (sync.mode()) {
+            case ALWAYS -> {
+                forceFolder(folder.getParent());
+                forceFolder(root);
+            }
+            case BATCH -> requireBatchSync().registerFolders(folder.getParent(), root);
+            case NONE -> {}
         }
         // Added only once durable: a concurrent writer that finds it here may rely on it.
         readyFolders.add(folder);
@@ -248,7 +296,7 @@ public final class LocalDiskBlockStore implements BlockStore {
         }
     }
 
-    private void deleteTemporaries() throws IOException {
+    private static void deleteTemporaries(Path root) throws IOException {
         List<Path> temporaries = new ArrayList<>();
         try (Stream<Path> paths = Files.walk(root, 3)) {
             paths.filter(path -> path.getFileName().toString().contains(TEMPORARY_MARKER))

@@ -1,5 +1,6 @@
 package dev.hangar.metadata.rocksdb;
 
+import dev.hangar.blockstore.SyncPolicy;
 import dev.hangar.metadata.MetadataStorageException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,18 +37,22 @@ final class Database implements AutoCloseable {
     private final List<ColumnFamilyHandle> allHandles;
     private final WriteOptions writeOptions;
     private final List<AutoCloseable> options;
+    /** With {@link SyncPolicy.Mode#BATCH}, what syncs the write-ahead log; otherwise null. */
+    private final @Nullable WalSync walSync;
 
     private Database(
             RocksDB db,
             Map<Family, ColumnFamilyHandle> families,
             List<ColumnFamilyHandle> allHandles,
             WriteOptions writeOptions,
-            List<AutoCloseable> options) {
+            List<AutoCloseable> options,
+            @Nullable WalSync walSync) {
         this.db = db;
         this.families = families;
         this.allHandles = allHandles;
         this.writeOptions = writeOptions;
         this.options = options;
+        this.walSync = walSync;
     }
 
     static Database open(RocksDbConfig config) {
@@ -72,9 +77,11 @@ final class Database implements AutoCloseable {
             ColumnFamilyOptions familyOptions = track(created, new ColumnFamilyOptions().setTableFormatConfig(table));
             DBOptions databaseOptions = track(
                     created, new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true));
-            WriteOptions writeOptions = track(created, new WriteOptions().setSync(switch (config.sync()) {
+            // ALWAYS syncs the log in each write; concurrent writers join one write group and share
+            // its sync. BATCH and NONE write the log unsynced, which a process crash does not lose.
+            WriteOptions writeOptions = track(created, new WriteOptions().setSync(switch (config.sync().mode()) {
                 case ALWAYS -> true;
-                case NONE -> false;
+                case BATCH, NONE -> false;
             }));
 
             List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
@@ -89,7 +96,11 @@ final class Database implements AutoCloseable {
                 // Handles come back in the order of the descriptors, the default family first.
                 families.put(family, handles.get(family.ordinal() + 1));
             }
-            return new Database(db, families, handles, writeOptions, created);
+            WalSync walSync = switch (config.sync().mode()) {
+                case ALWAYS, NONE -> null;
+                case BATCH -> new WalSync(db, config.sync().interval(), "hangar-wal-sync " + config.directory());
+            };
+            return new Database(db, families, handles, writeOptions, created, walSync);
         } catch (RocksDBException | RuntimeException e) {
             closeAll(created);
             throw new MetadataStorageException("cannot open metadata store in " + config.directory(), e);
@@ -115,6 +126,9 @@ final class Database implements AutoCloseable {
 
     /** Writes the batch atomically, synced or not as configured. */
     void commit(Batch batch) {
+        if (walSync != null) {
+            walSync.checkHealthy();
+        }
         try {
             db.write(writeOptions, batch.writeBatch);
         } catch (RocksDBException e) {
@@ -130,14 +144,26 @@ final class Database implements AutoCloseable {
         return new Cursor(family, upperBound);
     }
 
+    /** Syncs of the write-ahead log by the batch sync so far; 0 unless BATCH. For tests. */
+    long backgroundWalSyncs() {
+        return walSync == null ? 0 : walSync.syncs();
+    }
+
     @Override
     public void close() {
-        // Column family handles before the database, the options it used after it.
-        for (ColumnFamilyHandle handle : allHandles) {
-            handle.close();
+        try {
+            if (walSync != null) {
+                // The last sync, while the database is still open.
+                walSync.close();
+            }
+        } finally {
+            // Column family handles before the database, the options it used after it.
+            for (ColumnFamilyHandle handle : allHandles) {
+                handle.close();
+            }
+            db.close();
+            closeAll(options);
         }
-        db.close();
-        closeAll(options);
     }
 
     private static void closeAll(List<AutoCloseable> resources) {

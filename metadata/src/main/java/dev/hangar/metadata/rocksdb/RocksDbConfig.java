@@ -8,8 +8,11 @@ import java.nio.file.Path;
  *
  * @param directory the folder that holds the database; created if missing
  * @param sync {@link SyncPolicy#ALWAYS} syncs the write-ahead log before each mutation returns
- *     (survives power loss); {@link SyncPolicy#NONE} leaves it to the operating system (survives a
- *     process crash, since each write still reaches the log file before it returns)
+ *     (survives power loss; concurrent writers share a sync through RocksDB's write groups); {@link
+ *     SyncPolicy#batch} writes the log unsynced and a background thread syncs it at least every
+ *     interval and on close (survives a process crash; a power loss loses at most about the last
+ *     interval); {@link SyncPolicy#NONE} leaves it to the operating system (survives a process
+ *     crash, since each write still reaches the log file before it returns)
  * @param blockCacheBytes size of the block cache shared by all column families
  */
 public record RocksDbConfig(Path directory, SyncPolicy sync, long blockCacheBytes) {

@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link MetadataStore} on RocksDB. Every mutation is one {@code WriteBatch}, synced or not as
- * {@link RocksDbConfig#sync()} says; blocks a mutation makes unreachable are queued in the
+ * {@link RocksDbConfig#sync()} says (in batch mode a background thread syncs the log); blocks a mutation makes unreachable are queued in the
  * garbage family in that same batch. Read-modify-write mutations run under {@link StoreLocks}.
  * Key layouts are in {@link Keys}, the value format in {@link RecordCodec}.
  *
@@ -897,7 +897,15 @@ public final class RocksDbMetadataStore implements MetadataStore {
                 .map(value -> RecordCodec.decodeAccessKey(accessKeyId, value));
     }
 
-    /** Waits for running operations, then frees every RocksDB resource; later calls throw. */
+    /** Syncs of the write-ahead log by the batch-mode background thread so far: for tests. */
+    long backgroundWalSyncs() {
+        return database.backgroundWalSyncs();
+    }
+
+    /**
+     * Waits for running operations, then (in batch mode, after a last sync of the log) frees every
+     * RocksDB resource; later calls throw.
+     */
     @Override
     public void close() {
         locks.close(database::close);
