@@ -41,6 +41,18 @@ public interface BlockStore extends AutoCloseable {
     /** Removes a block; removing one that is not stored is not an error. */
     void delete(BlockId id) throws IOException;
 
+    /**
+     * Forces every acknowledged write that is not yet on stable storage; a no-op when writes are
+     * synced as they happen (or durability is not this store's to give). A store that batches its
+     * syncs ({@link SyncPolicy#batch}) and was opened without a sync thread of its own relies on
+     * its owner to call this at least every interval: a node calls it before it syncs the metadata
+     * that points to the blocks.
+     *
+     * @throws IOException if forcing failed; the store then fails every later write, since blocks
+     *     it acknowledged may not be on stable storage
+     */
+    default void sync() throws IOException {}
+
     @Override
     void close() throws IOException;
 }

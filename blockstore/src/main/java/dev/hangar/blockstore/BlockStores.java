@@ -22,6 +22,16 @@ public final class BlockStores {
         return LocalDiskBlockStore.open(root, sync);
     }
 
+    /**
+     * {@link #localDisk(Path, SyncPolicy)}; with {@link SyncPolicy#batch} and {@code
+     * syncInBackground} false, the store starts no sync thread and its owner must call {@link
+     * BlockStore#sync} at least every interval, as a node does to force blocks before the metadata
+     * that points to them. The other policies ignore the flag.
+     */
+    public static BlockStore localDisk(Path root, SyncPolicy sync, boolean syncInBackground) throws IOException {
+        return LocalDiskBlockStore.open(root, sync, syncInBackground);
+    }
+
     /** A store that keeps blocks in the heap: for tests, nothing survives the process. */
     public static BlockStore inMemory() {
         return new InMemoryBlockStore();

@@ -2,38 +2,63 @@ package dev.hangar.cluster;
 
 import dev.hangar.blockstore.BlockStore;
 import dev.hangar.blockstore.BlockStores;
+import dev.hangar.blockstore.SyncPolicy;
 import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.MetadataStores;
 import dev.hangar.metadata.rocksdb.RocksDbConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A cluster of one: the local RocksDB metadata, and the block store its configuration names (local
  * disk, or a bucket of a remote S3 service).
+ *
+ * <p>With {@link SyncPolicy#batch} the stores start no sync threads of their own: one {@link
+ * NodeSync} round per interval forces the blocks, then syncs the metadata, so the metadata that
+ * reaches stable storage does not point to blocks that have not.
  */
 final class SingleNode implements ClusterNode {
     private final MetadataStore metadata;
     private final BlockStore blocks;
     private final BlockReclaimer reclaimer;
+    /** With BATCH, the node's sync round; otherwise null. */
+    private final @Nullable NodeSync sync;
 
     SingleNode(NodeConfig config) {
+        this(config, UnaryOperator.identity(), UnaryOperator.identity());
+    }
+
+    /** Opens the node with its stores wrapped as given, before anything uses them: for tests. */
+    SingleNode(NodeConfig config, UnaryOperator<BlockStore> wrapBlocks, UnaryOperator<MetadataStore> wrapMetadata) {
+        boolean coordinated = config.sync().mode() == SyncPolicy.Mode.BATCH;
         try {
             Files.createDirectories(config.dataDirectory());
-            this.blocks = openBlocks(config);
+            this.blocks = wrapBlocks.apply(openBlocks(config, !coordinated));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the block store in " + config.dataDirectory(), e);
         }
-        this.metadata = MetadataStores.rocksDb(
-                new RocksDbConfig(config.dataDirectory().resolve("metadata"), config.sync(), config.blockCacheBytes()));
+        try {
+            this.metadata = wrapMetadata.apply(MetadataStores.rocksDb(new RocksDbConfig(
+                    config.dataDirectory().resolve("metadata"),
+                    config.sync(),
+                    config.blockCacheBytes(),
+                    !coordinated)));
+        } catch (RuntimeException e) {
+            closeQuietly(blocks, e);
+            throw e;
+        }
+        // Started last: nothing after it can fail.
+        this.sync = coordinated ? new NodeSync(blocks, metadata, config.sync().interval()) : null;
         this.reclaimer = new BlockReclaimer(metadata, blocks, config.reclaimInterval());
     }
 
-    private static BlockStore openBlocks(NodeConfig config) throws IOException {
+    private static BlockStore openBlocks(NodeConfig config, boolean syncInBackground) throws IOException {
         return switch (config.blockBackend()) {
             case NodeConfig.BlockBackend.LocalDisk local ->
-                    BlockStores.localDisk(config.dataDirectory().resolve("blocks"), config.sync());
+                    BlockStores.localDisk(config.dataDirectory().resolve("blocks"), config.sync(), syncInBackground);
             case NodeConfig.BlockBackend.RemoteS3 remote -> BlockStores.s3(remote.config());
         };
     }
@@ -53,14 +78,42 @@ final class SingleNode implements ClusterNode {
         reclaimer.reclaimSoon();
     }
 
+    /** Runs the batch-mode sync round now, blocks then metadata; does nothing in other modes. For tests. */
+    void syncNow() throws IOException {
+        if (sync != null) {
+            sync.runRound();
+        }
+    }
+
+    /**
+     * Stops the reclaimer and the sync round (running it a last time), then closes the blocks
+     * before the metadata: each close forces what is left, blocks first.
+     */
     @Override
     public void close() {
         reclaimer.close();
-        metadata.close();
         try {
-            blocks.close();
+            try {
+                if (sync != null) {
+                    sync.close();
+                }
+            } finally {
+                try {
+                    blocks.close();
+                } finally {
+                    metadata.close();
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void closeQuietly(BlockStore store, Throwable failure) {
+        try {
+            store.close();
+        } catch (IOException | RuntimeException closeFailure) {
+            failure.addSuppressed(closeFailure);
         }
     }
 }

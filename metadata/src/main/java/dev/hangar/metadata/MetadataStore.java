@@ -285,6 +285,19 @@ public interface MetadataStore extends AutoCloseable {
      */
     Optional<AccessKey> updateAccessKey(String accessKeyId, UnaryOperator<AccessKey> change);
 
+    // Durability
+
+    /**
+     * Forces every acknowledged mutation that is not yet on stable storage; a no-op when mutations
+     * are synced as they happen (or left to the operating system). A store that batches its syncs
+     * and was opened without a sync thread of its own relies on its owner to call this at least
+     * every interval: a node calls it right after forcing the blocks, so that metadata committed
+     * before that round is synced only once the blocks it points to are.
+     *
+     * @throws MetadataStorageException if the sync fails; the store then fails every later mutation
+     */
+    default void sync() {}
+
     @Override
     void close();
 }

@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The {@link dev.hangar.blockstore.SyncPolicy.Mode#BATCH} half of {@link LocalDiskBlockStore}:
  * remembers block files written but not forced, and the folders whose entries changed, and forces
- * them all from one daemon thread at least every interval, files first, then folders.
+ * them all at least every interval, files first, then folders: from a daemon thread of its own, or,
+ * when it is built without one, whenever its owner calls {@link #sync} (a node that must force the
+ * blocks before it syncs the metadata that points to them runs one round for both).
  *
  * <p>The files are forced by reopening them: on Linux (and POSIX generally) {@code fsync} of any
  * descriptor flushes the file's dirty pages, whoever wrote them. A file deleted in the meantime is
@@ -36,7 +38,8 @@ final class BatchSync implements AutoCloseable {
 
     private final Duration interval;
     private final int pendingLimit;
-    private final Thread thread;
+    /** The daemon that runs the rounds; null when the owner runs them through {@link #sync}. */
+    private final @Nullable Thread thread;
     /** Guards the pending sets, {@link #stopped} and {@link #failure}; the thread waits on it. */
     private final Object monitor = new Object();
     /** Held while a round forces files, so rounds never overlap. */
@@ -50,14 +53,20 @@ final class BatchSync implements AutoCloseable {
     private final AtomicLong syncedFiles = new AtomicLong();
     private final AtomicLong rounds = new AtomicLong();
 
-    BatchSync(String name, Duration interval, int pendingLimit) {
+    /**
+     * @param background whether a daemon thread of its own runs a round every {@code interval};
+     *     if not, the owner must call {@link #sync} at least that often
+     */
+    BatchSync(String name, Duration interval, int pendingLimit, boolean background) {
         if (pendingLimit <= 0) {
             throw new IllegalArgumentException("pending limit must be positive: " + pendingLimit);
         }
         this.interval = interval;
         this.pendingLimit = pendingLimit;
-        this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::run);
-        thread.start();
+        this.thread = background ? Thread.ofPlatform().name(name).daemon().unstarted(this::run) : null;
+        if (thread != null) {
+            thread.start();
+        }
     }
 
     /**
@@ -92,6 +101,17 @@ final class BatchSync implements AutoCloseable {
         runRound();
     }
 
+    /**
+     * Runs a round now, on the caller's thread: when this returns, every file and folder registered
+     * before the call is on stable storage (rounds never overlap, so one that was already running
+     * is waited for, then this one forces what it did not).
+     *
+     * @throws IOException if forcing failed, now or in an earlier round
+     */
+    void sync() throws IOException {
+        runRound();
+    }
+
     /** Files registered but not yet forced: for tests. */
     int pendingFiles() {
         synchronized (monitor) {
@@ -109,7 +129,7 @@ final class BatchSync implements AutoCloseable {
         return rounds.get();
     }
 
-    /** Stops the thread and forces everything still queued. */
+    /** Stops the thread, if any, and forces everything still queued. */
     @Override
     public void close() throws IOException {
         synchronized (monitor) {
@@ -117,7 +137,7 @@ final class BatchSync implements AutoCloseable {
             monitor.notifyAll();
         }
         boolean interrupted = false;
-        while (thread.isAlive()) {
+        while (thread != null && thread.isAlive()) {
             try {
                 thread.join();
             } catch (InterruptedException e) {

@@ -41,8 +41,9 @@ import org.jspecify.annotations.Nullable;
  * a reader sees a whole block or none, and a crash leaves only temporaries, which {@link #open}
  * removes. With {@link SyncPolicy#ALWAYS} the file and then its folder are forced to disk before
  * the write returns. With {@link SyncPolicy#batch} the write returns at once and a {@link
- * BatchSync} thread forces the file and its folder within the interval, or the writer does when
- * too many wait. A lock file keeps a second store from opening the same root while this one is
+ * BatchSync} forces the file and its folder within the interval, or the writer does when too many
+ * wait: from a thread of its own, or, if the store was opened without one, from the owner's calls
+ * to {@link #sync}. A lock file keeps a second store from opening the same root while this one is
  * open, since it would delete this one's temporaries as crash leftovers.
  *
  * <p>Build it through {@link BlockStores#localDisk}; it is public only so that the factory, in
@@ -57,7 +58,7 @@ public final class LocalDiskBlockStore implements BlockStore {
     private final SyncPolicy sync;
     private final FileChannel lockChannel;
     private final FileLock lock;
-    /** With BATCH, what forces written blocks in the background; otherwise null. */
+    /** With BATCH, what forces written blocks later; otherwise null. */
     private final @Nullable BatchSync batchSync;
     /**
      * Block folders known to exist, and with ALWAYS to be durable (with BATCH, queued to be), so
@@ -82,11 +83,25 @@ public final class LocalDiskBlockStore implements BlockStore {
      * @throws IOException if the folder cannot be used, or another store has it open
      */
     public static LocalDiskBlockStore open(Path root, SyncPolicy sync) throws IOException {
-        return open(root, sync, BatchSync.DEFAULT_PENDING_LIMIT);
+        return open(root, sync, true);
+    }
+
+    /**
+     * Opens the store; with BATCH and {@code syncInBackground} false, no thread of the store forces
+     * written blocks: the caller must call {@link #sync} at least every interval (the writer that
+     * finds the queue full still forces it, and {@link #close} still forces what is left).
+     */
+    public static LocalDiskBlockStore open(Path root, SyncPolicy sync, boolean syncInBackground) throws IOException {
+        return open(root, sync, BatchSync.DEFAULT_PENDING_LIMIT, syncInBackground);
     }
 
     /** Opens the store; with BATCH, at most about {@code pendingLimit} files wait to be forced. */
     static LocalDiskBlockStore open(Path root, SyncPolicy sync, int pendingLimit) throws IOException {
+        return open(root, sync, pendingLimit, true);
+    }
+
+    static LocalDiskBlockStore open(Path root, SyncPolicy sync, int pendingLimit, boolean syncInBackground)
+            throws IOException {
         Objects.requireNonNull(sync, "sync policy");
         Path absoluteRoot = Files.createDirectories(root.toAbsolutePath().normalize());
         FileChannel lockChannel = FileChannel.open(absoluteRoot.resolve(LOCK_FILE), CREATE, WRITE);
@@ -96,7 +111,9 @@ public final class LocalDiskBlockStore implements BlockStore {
             // The thread starts only once nothing else can fail.
             BatchSync batchSync = switch (sync.mode()) {
                 case ALWAYS, NONE -> null;
-                case BATCH -> new BatchSync("hangar-block-sync " + absoluteRoot, sync.interval(), pendingLimit);
+                case BATCH ->
+                    new BatchSync(
+                            "hangar-block-sync " + absoluteRoot, sync.interval(), pendingLimit, syncInBackground);
             };
             return new LocalDiskBlockStore(absoluteRoot, sync, lockChannel, lock, batchSync);
         } catch (Throwable failure) {
@@ -205,6 +222,21 @@ public final class LocalDiskBlockStore implements BlockStore {
     }
 
     /**
+     * With BATCH, forces every block written before this call and not forced yet, then the folders
+     * whose entries changed; otherwise does nothing, as writes are forced as they happen (ALWAYS)
+     * or left to the operating system (NONE).
+     *
+     * @throws IOException if forcing failed, now or in an earlier round; every later write throws
+     */
+    @Override
+    public void sync() throws IOException {
+        ensureOpen();
+        if (batchSync != null) {
+            batchSync.sync();
+        }
+    }
+
+    /**
      * With BATCH, forces every block still waiting; then releases the root. Streams returned by
      * {@link #read} own their files and stay readable.
      */
@@ -226,8 +258,11 @@ public final class LocalDiskBlockStore implements BlockStore {
         }
     }
 
-    /** Block files written but not yet forced by the batch sync; 0 unless BATCH. For tests. */
-    int pendingSyncs() {
+    /**
+     * Block files written but not yet forced by the batch sync; 0 unless BATCH. Public so that an
+     * owner that calls {@link #sync} itself (and its tests) can see what the next call would force.
+     */
+    public int pendingSyncs() {
         return batchSync == null ? 0 : batchSync.pendingFiles();
     }
 

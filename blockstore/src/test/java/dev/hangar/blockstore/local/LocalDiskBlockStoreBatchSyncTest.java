@@ -86,6 +86,42 @@ class LocalDiskBlockStoreBatchSyncTest extends AbstractBlockStoreContractTest {
     }
 
     @Test
+    void withoutABackgroundThreadTheOwnersSyncForcesWhatIsPending(@TempDir Path root) throws Exception {
+        try (LocalDiskBlockStore store = LocalDiskBlockStore.open(root, SyncPolicy.batch(INTERVAL), false)) {
+            for (int i = 0; i < 5; i++) {
+                store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(100)));
+            }
+            // Many intervals pass, and nothing forces the blocks but the owner.
+            Thread.sleep(INTERVAL.multipliedBy(5).toMillis());
+            assertThat(store.pendingSyncs()).isEqualTo(5);
+            assertThat(store.backgroundSyncedFiles()).isZero();
+
+            store.sync();
+
+            assertThat(store.pendingSyncs()).isZero();
+            assertThat(store.backgroundSyncedFiles()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void withoutABackgroundThreadAFullQueueIsStillForcedInlineAndCloseForcesTheRest(@TempDir Path root)
+            throws IOException {
+        LocalDiskBlockStore store = LocalDiskBlockStore.open(root, SyncPolicy.batch(INTERVAL), 4, false);
+        for (int i = 0; i < 4; i++) {
+            store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(10)));
+        }
+        assertThat(store.pendingSyncs()).isZero();
+        store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(10)));
+        assertThat(store.pendingSyncs()).isEqualTo(1);
+
+        store.close();
+
+        assertThat(store.pendingSyncs()).isZero();
+        assertThat(store.backgroundSyncedFiles()).isEqualTo(5);
+        assertThatThrownBy(store::sync).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void otherPoliciesHaveNoBackgroundSync(@TempDir Path root) throws IOException {
         try (LocalDiskBlockStore store = LocalDiskBlockStore.open(root, SyncPolicy.NONE)) {
             store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(10)));

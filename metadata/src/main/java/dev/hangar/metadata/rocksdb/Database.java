@@ -98,7 +98,12 @@ final class Database implements AutoCloseable {
             }
             WalSync walSync = switch (config.sync().mode()) {
                 case ALWAYS, NONE -> null;
-                case BATCH -> new WalSync(db, config.sync().interval(), "hangar-wal-sync " + config.directory());
+                case BATCH ->
+                    new WalSync(
+                            db,
+                            config.sync().interval(),
+                            "hangar-wal-sync " + config.directory(),
+                            config.syncInBackground());
             };
             return new Database(db, families, handles, writeOptions, created, walSync);
         } catch (RocksDBException | RuntimeException e) {
@@ -142,6 +147,16 @@ final class Database implements AutoCloseable {
      */
     Cursor cursor(Family family, byte @Nullable [] upperBound) {
         return new Cursor(family, upperBound);
+    }
+
+    /**
+     * With BATCH, syncs the write-ahead log now, so every mutation committed before the call is on
+     * stable storage; otherwise does nothing (ALWAYS synced each commit, NONE leaves it to the OS).
+     */
+    void syncWal() {
+        if (walSync != null) {
+            walSync.sync();
+        }
     }
 
     /** Syncs of the write-ahead log by the batch sync so far; 0 unless BATCH. For tests. */

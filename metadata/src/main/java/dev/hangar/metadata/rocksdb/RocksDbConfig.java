@@ -1,6 +1,7 @@
 package dev.hangar.metadata.rocksdb;
 
 import dev.hangar.blockstore.SyncPolicy;
+import dev.hangar.metadata.MetadataStore;
 import java.nio.file.Path;
 
 /**
@@ -14,8 +15,12 @@ import java.nio.file.Path;
  *     interval); {@link SyncPolicy#NONE} leaves it to the operating system (survives a process
  *     crash, since each write still reaches the log file before it returns)
  * @param blockCacheBytes size of the block cache shared by all column families
+ * @param syncInBackground with {@link SyncPolicy#batch}, whether the store's own thread syncs the
+ *     log; if false the owner must call {@link MetadataStore#sync} at least every interval (a node
+ *     does, right after forcing the blocks that the metadata points to), and close still syncs it a
+ *     last time. The other policies ignore it.
  */
-public record RocksDbConfig(Path directory, SyncPolicy sync, long blockCacheBytes) {
+public record RocksDbConfig(Path directory, SyncPolicy sync, long blockCacheBytes, boolean syncInBackground) {
     public static final long DEFAULT_BLOCK_CACHE_BYTES = 64L << 20;
 
     public RocksDbConfig {
@@ -25,6 +30,11 @@ public record RocksDbConfig(Path directory, SyncPolicy sync, long blockCacheByte
         if (blockCacheBytes <= 0) {
             throw new IllegalArgumentException("block cache size must be positive: " + blockCacheBytes);
         }
+    }
+
+    /** A store that, with {@link SyncPolicy#batch}, syncs its log from a thread of its own. */
+    public RocksDbConfig(Path directory, SyncPolicy sync, long blockCacheBytes) {
+        this(directory, sync, blockCacheBytes, true);
     }
 
     /** Syncs every mutation, 64 MiB block cache. */

@@ -34,8 +34,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@link MetadataStore} on RocksDB. Every mutation is one {@code WriteBatch}, synced or not as
- * {@link RocksDbConfig#sync()} says (in batch mode a background thread syncs the log); blocks a mutation makes unreachable are queued in the
- * garbage family in that same batch. Read-modify-write mutations run under {@link StoreLocks}.
+ * {@link RocksDbConfig#sync()} says (in batch mode the log is synced every interval, by a thread of
+ * the store's or by its owner through {@link #sync}); blocks a mutation makes unreachable are
+ * queued in the garbage family in that same batch. Read-modify-write mutations run under {@link StoreLocks}.
  * Key layouts are in {@link Keys}, the value format in {@link RecordCodec}.
  *
  * <p>Blocks that the new version of a record still references are never queued, so a metadata
@@ -897,7 +898,22 @@ public final class RocksDbMetadataStore implements MetadataStore {
                 .map(value -> RecordCodec.decodeAccessKey(accessKeyId, value));
     }
 
-    /** Syncs of the write-ahead log by the batch-mode background thread so far: for tests. */
+    /**
+     * In batch mode, syncs the write-ahead log now: every mutation that returned before this call
+     * is then on stable storage. Does nothing otherwise (ALWAYS syncs each mutation, NONE leaves it
+     * to the operating system).
+     *
+     * @throws dev.hangar.metadata.MetadataStorageException if the sync fails, now or earlier; every
+     *     later mutation then fails too
+     */
+    @Override
+    public void sync() {
+        try (var held = locks.open()) {
+            database.syncWal();
+        }
+    }
+
+    /** Syncs of the write-ahead log in batch mode so far, whoever ran them: for tests. */
     long backgroundWalSyncs() {
         return database.backgroundWalSyncs();
     }

@@ -9,24 +9,47 @@ import org.rocksdb.RocksDBException;
 
 /**
  * Batch durability for RocksDB: mutations are written to the write-ahead log unsynced (so a process
- * crash loses none), and one daemon thread syncs the log at least every interval, and once more on
- * {@link #close}. If a sync fails, every later {@link #checkHealthy} and {@link #close} throws:
- * mutations already acknowledged may not be on disk.
+ * crash loses none), and the log is synced at least every interval, and once more on {@link
+ * #close}: by a daemon thread of its own, or, when built without one, by its owner's calls to
+ * {@link #sync} (a node that forces its blocks first, so the log never gets ahead of them). If a
+ * sync fails, every later {@link #checkHealthy}, {@link #sync} and {@link #close} throws: mutations
+ * already acknowledged may not be on disk.
  */
 final class WalSync implements AutoCloseable {
     private final RocksDB db;
     private final Duration interval;
-    private final Thread thread;
+    /** The daemon that syncs every interval; null when the owner calls {@link #sync}. */
+    private final @Nullable Thread thread;
     private final Object monitor = new Object();
     private final AtomicLong syncs = new AtomicLong();
     private boolean stopped;
     private volatile @Nullable RocksDBException failure;
 
-    WalSync(RocksDB db, Duration interval, String name) {
+    WalSync(RocksDB db, Duration interval, String name, boolean background) {
         this.db = db;
         this.interval = interval;
-        this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::run);
-        thread.start();
+        this.thread = background ? Thread.ofPlatform().name(name).daemon().unstarted(this::run) : null;
+        if (thread != null) {
+            thread.start();
+        }
+    }
+
+    /**
+     * Syncs the log now, on the caller's thread: every mutation written before the call is then on
+     * stable storage. The database must still be open.
+     *
+     * @throws MetadataStorageException if the sync fails, now or earlier; later mutations then fail
+     */
+    void sync() {
+        checkHealthy();
+        try {
+            syncOnce();
+        } catch (RocksDBException e) {
+            if (failure == null) {
+                failure = e;
+            }
+            throw new MetadataStorageException("sync of the write-ahead log failed", e);
+        }
     }
 
     /** Throws if an earlier sync failed. */
@@ -50,7 +73,7 @@ final class WalSync implements AutoCloseable {
             monitor.notifyAll();
         }
         boolean interrupted = false;
-        while (thread.isAlive()) {
+        while (thread != null && thread.isAlive()) {
             try {
                 thread.join();
             } catch (InterruptedException e) {
@@ -62,7 +85,7 @@ final class WalSync implements AutoCloseable {
         }
         checkHealthy();
         try {
-            sync();
+            syncOnce();
         } catch (RocksDBException e) {
             throw new MetadataStorageException("final sync of the write-ahead log failed", e);
         }
@@ -87,7 +110,7 @@ final class WalSync implements AutoCloseable {
             }
             next = System.nanoTime() + intervalNanos;
             try {
-                sync();
+                syncOnce();
             } catch (RocksDBException e) {
                 if (failure == null) {
                     failure = e;
@@ -96,7 +119,7 @@ final class WalSync implements AutoCloseable {
         }
     }
 
-    private void sync() throws RocksDBException {
+    private void syncOnce() throws RocksDBException {
         db.syncWal();
         syncs.incrementAndGet();
     }

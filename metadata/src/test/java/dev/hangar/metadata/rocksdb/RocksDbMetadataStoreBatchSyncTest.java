@@ -1,6 +1,7 @@
 package dev.hangar.metadata.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hangar.blockstore.SyncPolicy;
 import dev.hangar.metadata.AbstractMetadataStoreContractTest;
@@ -39,6 +40,26 @@ class RocksDbMetadataStoreBatchSyncTest extends AbstractMetadataStoreContractTes
         }
         try (MetadataStore reopened = RocksDbMetadataStore.open(config)) {
             assertThat(reopened.getObject("photos", "cat.jpg")).contains(inline("photos", "cat.jpg", "meow"));
+        }
+    }
+
+    @Test
+    void withoutABackgroundThreadOnlyTheOwnersSyncAndCloseSyncTheLog(@TempDir Path batchDirectory)
+            throws Exception {
+        RocksDbConfig config = new RocksDbConfig(batchDirectory, SyncPolicy.batch(INTERVAL), 8L << 20, false);
+        RocksDbMetadataStore batch = RocksDbMetadataStore.open(config);
+        batch.createBucket(bucket("photos"));
+        Thread.sleep(INTERVAL.multipliedBy(5).toMillis());
+        assertThat(batch.backgroundWalSyncs()).isZero();
+
+        batch.sync();
+        assertThat(batch.backgroundWalSyncs()).isEqualTo(1);
+
+        batch.close();
+        assertThat(batch.backgroundWalSyncs()).isEqualTo(2);
+        assertThatThrownBy(batch::sync).isInstanceOf(IllegalStateException.class);
+        try (MetadataStore reopened = RocksDbMetadataStore.open(config)) {
+            assertThat(reopened.getBucket("photos")).isPresent();
         }
     }
 
