@@ -102,7 +102,7 @@ echo "encoded" >"$INTEROP_FIXTURES/tree/dir with space/naïve+plus=&.txt"
 : >"$INTEROP_FIXTURES/tree/nested/empty"
 
 echo "interop: $endpoint, clients: $clients"
-echo "interop: $("$venv/bin/python" -c 'import boto3, botocore; print("boto3", boto3.__version__, "botocore", botocore.__version__)'); $(aws --version 2>&1); $(s3cmd --version); $(rclone version | head -n 1)"
+echo "interop: $("$venv/bin/python" -c 'import boto3, botocore; print("boto3", boto3.__version__, "botocore", botocore.__version__)'); $(aws --version 2>&1); $(s3cmd --version); $(rclone version | sed -n 1p)"
 
 started=$SECONDS
 for client in $clients; do
