@@ -11,13 +11,16 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link dev.hangar.blockstore.SyncPolicy.Mode#BATCH} half of {@link LocalDiskBlockStore}:
  * remembers block files written but not forced, and the folders whose entries changed, and forces
- * them all at least every interval, files first, then folders: from a daemon thread of its own, or,
+ * them all at least every interval, files first, then folders: from a scheduled daemon thread of its own, or,
  * when it is built without one, whenever its owner calls {@link #sync} (a node that must force the
  * blocks before it syncs the metadata that points to them runs one round for both).
  *
@@ -36,11 +39,10 @@ final class BatchSync implements AutoCloseable {
     /** Files that may wait for a round before writers must help. */
     static final int DEFAULT_PENDING_LIMIT = 4096;
 
-    private final Duration interval;
     private final int pendingLimit;
-    /** The daemon that runs the rounds; null when the owner runs them through {@link #sync}. */
-    private final @Nullable Thread thread;
-    /** Guards the pending sets, {@link #stopped} and {@link #failure}; the thread waits on it. */
+    /** Runs a round every interval; null when the owner runs them through {@link #sync}. */
+    private final @Nullable ScheduledExecutorService schedule;
+    /** Guards the pending sets, {@link #stopped} and {@link #failure}. */
     private final Object monitor = new Object();
     /** Held while a round forces files, so rounds never overlap. */
     private final Object roundLock = new Object();
@@ -61,11 +63,13 @@ final class BatchSync implements AutoCloseable {
         if (pendingLimit <= 0) {
             throw new IllegalArgumentException("pending limit must be positive: " + pendingLimit);
         }
-        this.interval = interval;
         this.pendingLimit = pendingLimit;
-        this.thread = background ? Thread.ofPlatform().name(name).daemon().unstarted(this::run) : null;
-        if (thread != null) {
-            thread.start();
+        if (background) {
+            this.schedule = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name(name).daemon().factory());
+            long nanos = interval.toNanos();
+            schedule.scheduleWithFixedDelay(this::backgroundRound, nanos, nanos, TimeUnit.NANOSECONDS);
+        } else {
+            this.schedule = null;
         }
     }
 
@@ -129,20 +133,24 @@ final class BatchSync implements AutoCloseable {
         return rounds.get();
     }
 
-    /** Stops the thread, if any, and forces everything still queued. */
+    /** Stops the schedule, if any, waits for a running round, and forces everything still queued. */
     @Override
     public void close() throws IOException {
         synchronized (monitor) {
             stopped = true;
-            monitor.notifyAll();
         }
         boolean interrupted = false;
-        while (thread != null && thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                // Not passed on to the round: an interrupt closes the channel being forced.
-                interrupted = true;
+        if (schedule != null) {
+            schedule.shutdown();
+            while (true) {
+                try {
+                    if (schedule.awaitTermination(1, TimeUnit.MINUTES)) {
+                        break;
+                    }
+                } catch (InterruptedException e) {
+                    // Not passed on to the round: an interrupt closes the channel being forced.
+                    interrupted = true;
+                }
             }
         }
         try {
@@ -154,33 +162,15 @@ final class BatchSync implements AutoCloseable {
         }
     }
 
-    private void run() {
-        long intervalNanos = interval.toNanos();
-        long next = System.nanoTime() + intervalNanos;
-        while (true) {
+    private void backgroundRound() {
+        try {
+            runRound();
+        } catch (IOException e) {
+            // Kept in failure by runRound: the next write or close reports it.
+        } catch (RuntimeException | Error e) {
             synchronized (monitor) {
-                long remaining;
-                while (!stopped && (remaining = next - System.nanoTime()) > 0) {
-                    try {
-                        monitor.wait(Math.max(1, remaining / 1_000_000), 0);
-                    } catch (InterruptedException e) {
-                        // Nobody but close() should stop this thread; it sets stopped.
-                    }
-                }
-                if (stopped) {
-                    return;
-                }
-            }
-            next = System.nanoTime() + intervalNanos;
-            try {
-                runRound();
-            } catch (IOException e) {
-                // Kept in failure by runRound: the next write or close reports it.
-            } catch (RuntimeException | Error e) {
-                synchronized (monitor) {
-                    if (failure == null) {
-                        failure = new IOException("background sync failed", e);
-                    }
+                if (failure == null) {
+                    failure = new IOException("background sync failed", e);
                 }
             }
         }

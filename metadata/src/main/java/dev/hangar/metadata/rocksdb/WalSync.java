@@ -2,6 +2,9 @@ package dev.hangar.metadata.rocksdb;
 
 import dev.hangar.metadata.MetadataStorageException;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.rocksdb.RocksDB;
@@ -10,27 +13,26 @@ import org.rocksdb.RocksDBException;
 /**
  * Batch durability for RocksDB: mutations are written to the write-ahead log unsynced (so a process
  * crash loses none), and the log is synced at least every interval, and once more on {@link
- * #close}: by a daemon thread of its own, or, when built without one, by its owner's calls to
+ * #close}: by a scheduled daemon thread of its own, or, when built without one, by its owner's calls to
  * {@link #sync} (a node that forces its blocks first, so the log never gets ahead of them). If a
  * sync fails, every later {@link #checkHealthy}, {@link #sync} and {@link #close} throws: mutations
  * already acknowledged may not be on disk.
  */
 final class WalSync implements AutoCloseable {
     private final RocksDB db;
-    private final Duration interval;
-    /** The daemon that syncs every interval; null when the owner calls {@link #sync}. */
-    private final @Nullable Thread thread;
-    private final Object monitor = new Object();
+    /** Syncs every interval; null when the owner calls {@link #sync}. */
+    private final @Nullable ScheduledExecutorService schedule;
     private final AtomicLong syncs = new AtomicLong();
-    private boolean stopped;
     private volatile @Nullable RocksDBException failure;
 
     WalSync(RocksDB db, Duration interval, String name, boolean background) {
         this.db = db;
-        this.interval = interval;
-        this.thread = background ? Thread.ofPlatform().name(name).daemon().unstarted(this::run) : null;
-        if (thread != null) {
-            thread.start();
+        if (background) {
+            this.schedule = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name(name).daemon().factory());
+            long nanos = interval.toNanos();
+            schedule.scheduleWithFixedDelay(this::backgroundSync, nanos, nanos, TimeUnit.NANOSECONDS);
+        } else {
+            this.schedule = null;
         }
     }
 
@@ -45,9 +47,7 @@ final class WalSync implements AutoCloseable {
         try {
             syncOnce();
         } catch (RocksDBException e) {
-            if (failure == null) {
-                failure = e;
-            }
+            remember(e);
             throw new MetadataStorageException("sync of the write-ahead log failed", e);
         }
     }
@@ -65,23 +65,24 @@ final class WalSync implements AutoCloseable {
         return syncs.get();
     }
 
-    /** Stops the thread and syncs the log a last time; the database must still be open. */
+    /** Stops the schedule, waits for a running sync, and syncs the log a last time; the database must still be open. */
     @Override
     public void close() {
-        synchronized (monitor) {
-            stopped = true;
-            monitor.notifyAll();
-        }
-        boolean interrupted = false;
-        while (thread != null && thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
+        if (schedule != null) {
+            schedule.shutdown();
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    if (schedule.awaitTermination(1, TimeUnit.MINUTES)) {
+                        break;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         checkHealthy();
         try {
@@ -91,31 +92,20 @@ final class WalSync implements AutoCloseable {
         }
     }
 
-    private void run() {
-        long intervalNanos = interval.toNanos();
-        long next = System.nanoTime() + intervalNanos;
-        while (true) {
-            synchronized (monitor) {
-                long remaining;
-                while (!stopped && (remaining = next - System.nanoTime()) > 0) {
-                    try {
-                        monitor.wait(Math.max(1, remaining / 1_000_000), 0);
-                    } catch (InterruptedException e) {
-                        // Only close() stops this thread, by setting stopped.
-                    }
-                }
-                if (stopped) {
-                    return;
-                }
-            }
-            next = System.nanoTime() + intervalNanos;
-            try {
-                syncOnce();
-            } catch (RocksDBException e) {
-                if (failure == null) {
-                    failure = e;
-                }
-            }
+    private void backgroundSync() {
+        if (failure != null) {
+            return;
+        }
+        try {
+            syncOnce();
+        } catch (RocksDBException e) {
+            remember(e);
+        }
+    }
+
+    private synchronized void remember(RocksDBException e) {
+        if (failure == null) {
+            failure = e;
         }
     }
 
