@@ -109,6 +109,30 @@ class PostObjectIT extends AbstractS3IT {
     }
 
     @Test
+    void uploadsToAVersionedBucketGetAVersionIdEach() {
+        String versioned = createBucket("post-versions");
+        s3.putBucketVersioning(request -> request.bucket(versioned)
+            .versioningConfiguration(configuration -> configuration.status("Enabled")));
+        java.util.List<String> versionIds = new java.util.ArrayList<>();
+        for (String text : new String[] {"first", "second"}) {
+            Form form = signedForm(Instant.now().plusSeconds(600),
+                "{\"bucket\": \"" + versioned + "\"}",
+                "[\"eq\", \"$key\", \"doc.txt\"]")
+                .field("key", "doc.txt");
+            RawS3.Response response = post(versioned,
+                form.withFile("doc.txt", "text/plain", text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            assertThat(response.status()).as("%s", response).isEqualTo(204);
+            versionIds.add(response.header("x-amz-version-id").orElseThrow());
+        }
+        assertThat(versionIds).doesNotHaveDuplicates().doesNotContain("null");
+        assertThat(s3.listObjectVersions(request -> request.bucket(versioned)).versions())
+            .extracting(software.amazon.awssdk.services.s3.model.ObjectVersion::versionId)
+            .containsExactlyInAnyOrderElementsOf(versionIds);
+        assertThat(s3.getObjectAsBytes(request -> request.bucket(versioned).key("doc.txt")
+            .versionId(versionIds.get(0))).asUtf8String()).isEqualTo("first");
+    }
+
+    @Test
     void status200AnswersWithoutBody() {
         Form form = signedForm(Instant.now().plusSeconds(600),
             "{\"bucket\": \"" + bucket + "\"}",
