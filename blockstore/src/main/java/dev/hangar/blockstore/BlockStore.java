@@ -2,6 +2,7 @@ package dev.hangar.blockstore;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.Consumer;
 
 /**
  * Stores blocks: immutable byte strings of bounded size under a {@link BlockId}.
@@ -36,7 +37,49 @@ public interface BlockStore extends AutoCloseable {
      */
     InputStream read(BlockId id, long offset, long length) throws IOException;
 
+    /**
+     * Streams a range of a block like {@link #read(BlockId, long, long)}, checking the whole block
+     * against {@code block}'s size and CRC32C: a mismatch is thrown as {@link
+     * CorruptBlockException} instead of the end of the stream. A partial range costs a read of the
+     * whole block. This is how object data is read.
+     *
+     * @throws NoSuchBlockException if the block is not stored
+     * @throws IndexOutOfBoundsException if the range is outside {@code block}
+     */
+    default InputStream read(BlockRef block, long offset, long length) throws IOException {
+        return VerifiedRange.open(this, block, offset, length, () -> {});
+    }
+
+    /** Reads a whole block and says whether it is there and matches its size and CRC32C. */
+    default BlockHealth check(BlockRef block) throws IOException {
+        return VerifiedRange.check(this, block, () -> {});
+    }
+
     boolean exists(BlockId id) throws IOException;
+
+    /**
+     * Visits every stored block, in no particular order; weakly consistent with concurrent writes
+     * and deletes. For a scrub that looks for blocks nothing references.
+     *
+     * @throws UnsupportedOperationException if the backend cannot list its blocks
+     */
+    default void forEachBlock(Consumer<StoredBlock> visitor) throws IOException {
+        throw new UnsupportedOperationException(this + " cannot list its blocks");
+    }
+
+    /**
+     * Gives back the space of deleted blocks where deleting does not do so by itself (packed
+     * segment files), never losing a live block, even if interrupted by a crash. Safe to run
+     * beside reads, writes and deletes; passes do not overlap.
+     */
+    default CompactionReport compact() throws IOException {
+        return CompactionReport.NOTHING;
+    }
+
+    /** Counters for metrics; {@link BlockStoreStatistics#NONE} for a backend without any. */
+    default BlockStoreStatistics statistics() {
+        return BlockStoreStatistics.NONE;
+    }
 
     /** Removes a block; removing one that is not stored is not an error. */
     void delete(BlockId id) throws IOException;

@@ -2,6 +2,8 @@ package dev.hangar.blockstore;
 
 import dev.hangar.blockstore.local.LocalDiskBlockStore;
 import dev.hangar.blockstore.memory.InMemoryBlockStore;
+import dev.hangar.blockstore.packed.PackedBlockStore;
+import dev.hangar.blockstore.packed.PackingOptions;
 import dev.hangar.blockstore.s3.S3BlockStore;
 import dev.hangar.blockstore.s3.S3BlockStoreConfig;
 import java.io.IOException;
@@ -30,6 +32,27 @@ public final class BlockStores {
      */
     public static BlockStore localDisk(Path root, SyncPolicy sync, boolean syncInBackground) throws IOException {
         return LocalDiskBlockStore.open(root, sync, syncInBackground);
+    }
+
+    /**
+     * A store under {@code root} that packs chunks of at most {@code packing.packThreshold()} bytes
+     * into segment files (indexed in {@code root/index}, compacted by {@link BlockStore#compact})
+     * and keeps bigger ones as a file each, as {@link #localDisk(Path, SyncPolicy, boolean)} does.
+     * With {@link SyncPolicy#ALWAYS}, concurrent packed writes share fsyncs (group commit).
+     */
+    public static BlockStore packed(Path root, SyncPolicy sync, boolean syncInBackground, PackingOptions packing)
+            throws IOException {
+        LocalDiskBlockStore files = LocalDiskBlockStore.open(root, sync, syncInBackground);
+        try {
+            return PackedBlockStore.open(root, sync, packing, files);
+        } catch (Throwable failure) {
+            try {
+                files.close();
+            } catch (IOException | RuntimeException closeFailure) {
+                failure.addSuppressed(closeFailure);
+            }
+            throw failure;
+        }
     }
 
     /** A store that keeps blocks in the heap: for tests, nothing survives the process. */

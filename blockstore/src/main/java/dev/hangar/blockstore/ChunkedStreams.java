@@ -125,7 +125,7 @@ public final class ChunkedStreams {
             current.close();
             // If the next block cannot be opened, close() must not close the previous one twice.
             current = InputStream.nullInputStream();
-            current = store.read(block.id(), offsetInBlock, count);
+            current = store.read(block, offsetInBlock, count);
             currentId = block.id();
             remainingInCurrent = count;
         }

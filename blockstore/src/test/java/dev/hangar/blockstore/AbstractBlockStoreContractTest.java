@@ -281,6 +281,76 @@ public abstract class AbstractBlockStoreContractTest {
                 .isInstanceOf(IllegalStateException.class);
     }
 
+    @ParameterizedTest(name = "size {0}")
+    @ValueSource(ints = {1, 5000, MEBIBYTE + 3})
+    public void verifiedReadsReturnRangesOfIntactBlocks(int size) throws IOException {
+        byte[] content = randomBytes(size);
+        BlockRef ref = store.write(BlockId.random(), new ByteArrayInputStream(content));
+
+        try (InputStream whole = store.read(ref, 0, size)) {
+            assertThat(whole.readAllBytes()).isEqualTo(content);
+        }
+        try (InputStream tail = store.read(ref, size / 2, size - size / 2)) {
+            assertThat(tail.readAllBytes()).isEqualTo(Arrays.copyOfRange(content, size / 2, size));
+        }
+        try (InputStream nothing = store.read(ref, size / 2, 0)) {
+            assertThat(nothing.readAllBytes()).isEmpty();
+        }
+        assertThat(store.check(ref)).isEqualTo(BlockHealth.INTACT);
+    }
+
+    @ParameterizedTest(name = "size {0}")
+    @ValueSource(ints = {1, 5000, MEBIBYTE + 3})
+    public void verifiedReadsRefuseABlockThatDoesNotMatchItsChecksum(int size) throws IOException {
+        // A reference whose CRC differs stands for a block whose bytes changed on disk.
+        BlockRef written = store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(size)));
+        BlockRef mismatched = new BlockRef(written.id(), written.size(), written.crc32c() ^ 1);
+
+        assertThatThrownBy(() -> {
+                    try (InputStream in = store.read(mismatched, 0, size)) {
+                        in.readAllBytes();
+                    }
+                })
+                .isInstanceOf(CorruptBlockException.class);
+        assertThatThrownBy(() -> {
+                    try (InputStream in = store.read(mismatched, 0, 1)) {
+                        in.readAllBytes();
+                    }
+                })
+                .isInstanceOf(CorruptBlockException.class);
+        assertThat(store.check(mismatched)).isEqualTo(BlockHealth.CORRUPT);
+    }
+
+    @Test
+    public void checkFindsMissingBlocks() throws IOException {
+        BlockRef ref = store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(100)));
+        store.delete(ref.id());
+
+        assertThat(store.check(ref)).isEqualTo(BlockHealth.MISSING);
+    }
+
+    @Test
+    public void listsEveryStoredBlock() throws IOException {
+        List<BlockRef> written = new ArrayList<>();
+        for (int size : new int[] {10, 4000, 70_000, MEBIBYTE + 1}) {
+            written.add(store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(size))));
+        }
+        BlockRef deleted = store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(20)));
+        store.delete(deleted.id());
+        java.time.Instant before = java.time.Instant.now().minusSeconds(60);
+
+        List<StoredBlock> listed = new ArrayList<>();
+        store.forEachBlock(listed::add);
+
+        assertThat(listed).extracting(StoredBlock::id)
+                .containsExactlyInAnyOrderElementsOf(written.stream().map(BlockRef::id).toList());
+        for (StoredBlock block : listed) {
+            BlockRef ref = written.stream().filter(w -> w.id().equals(block.id())).findFirst().orElseThrow();
+            assertThat(block.size()).isEqualTo(ref.size());
+            assertThat(block.writtenAt()).isAfter(before);
+        }
+    }
+
     /** Writes {@code content} as a new block and returns its id. */
     protected final BlockId write(byte[] content) throws IOException {
         BlockId id = BlockId.random();

@@ -289,6 +289,12 @@ class ChunkedStreamsTest {
         }
 
         @Override
+        public InputStream read(BlockRef block, long offset, long length) throws IOException {
+            reads.add(new Read(block.id(), offset, length));
+            return blocks.read(block, offset, length);
+        }
+
+        @Override
         public boolean exists(BlockId id) {
             try {
                 return blocks.exists(id);

@@ -1,6 +1,7 @@
 package dev.hangar.cluster;
 
 import dev.hangar.blockstore.SyncPolicy;
+import dev.hangar.blockstore.packed.PackingOptions;
 import dev.hangar.blockstore.s3.S3BlockStoreConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,8 +44,22 @@ public record NodeConfig(
     /** Where a node keeps object chunks (blocks); metadata always stays in the data directory. */
     public sealed interface BlockBackend {
 
-        /** One file per block under {@code dataDirectory/blocks}, made durable according to {@code sync}. */
-        record LocalDisk() implements BlockBackend {}
+        /**
+         * Blocks under {@code dataDirectory/blocks}, made durable according to {@code sync}: those
+         * {@code packing} calls small are appended to segment files, the others kept as a file each.
+         */
+        record LocalDisk(PackingOptions packing) implements BlockBackend {
+            public LocalDisk {
+                if (packing == null) {
+                    throw new IllegalArgumentException("packing options are required");
+                }
+            }
+
+            /** With the default packing: chunks under 1 MiB into 256 MiB segments. */
+            public LocalDisk() {
+                this(PackingOptions.DEFAULTS);
+            }
+        }
 
         /**
          * One object per block in a bucket of another S3 service. How durable a block is once written

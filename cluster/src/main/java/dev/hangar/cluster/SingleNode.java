@@ -58,7 +58,8 @@ final class SingleNode implements ClusterNode {
     private static BlockStore openBlocks(NodeConfig config, boolean syncInBackground) throws IOException {
         return switch (config.blockBackend()) {
             case NodeConfig.BlockBackend.LocalDisk local ->
-                    BlockStores.localDisk(config.dataDirectory().resolve("blocks"), config.sync(), syncInBackground);
+                    BlockStores.packed(
+                            config.dataDirectory().resolve("blocks"), config.sync(), syncInBackground, local.packing());
             case NodeConfig.BlockBackend.RemoteS3 remote -> BlockStores.s3(remote.config());
         };
     }

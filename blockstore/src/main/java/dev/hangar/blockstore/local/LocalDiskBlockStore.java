@@ -29,6 +29,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.io.UncheckedIOException;
+import java.nio.file.attribute.BasicFileAttributes;
+import dev.hangar.blockstore.BlockStoreStatistics;
+import dev.hangar.blockstore.StoredBlock;
 import java.util.zip.CRC32C;
 import org.jspecify.annotations.Nullable;
 
@@ -66,6 +72,7 @@ public final class LocalDiskBlockStore implements BlockStore {
      */
     private final Set<Path> readyFolders = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private final AtomicLong fsyncs = new AtomicLong();
 
     private LocalDiskBlockStore(
             Path root, SyncPolicy sync, FileChannel lockChannel, FileLock lock, @Nullable BatchSync batchSync) {
@@ -181,6 +188,7 @@ public final class LocalDiskBlockStore implements BlockStore {
             }
             if (sync.mode() == SyncPolicy.Mode.ALWAYS) {
                 channel.force(true);
+                fsyncs.incrementAndGet();
             }
         }
         return new BlockRef(id, size, (int) checksum.getValue());
@@ -202,6 +210,49 @@ public final class LocalDiskBlockStore implements BlockStore {
             closeQuietly(channel, failure);
             throw failure;
         }
+    }
+
+    /** Walks the two levels of block folders; temporaries and anything else are not blocks. */
+    @Override
+    public void forEachBlock(Consumer<StoredBlock> visitor) throws IOException {
+        ensureOpen();
+        try (Stream<Path> paths = Files.walk(root, 3)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                BlockId id = blockIdOf(path);
+                if (id == null) {
+                    continue;
+                }
+                BasicFileAttributes attributes;
+                try {
+                    attributes = Files.readAttributes(path, BasicFileAttributes.class);
+                } catch (NoSuchFileException deletedMeanwhile) {
+                    continue;
+                }
+                visitor.accept(new StoredBlock(id, attributes.size(), attributes.lastModifiedTime().toInstant()));
+            }
+        } catch (UncheckedIOException e) {
+            // A folder removed under the walk: the walk reports it this way.
+            throw e.getCause();
+        }
+    }
+
+    /** The id of a block file at {@code root/ab/cd/<id>}, or null for anything else. */
+    private @Nullable BlockId blockIdOf(Path path) {
+        String name = path.getFileName().toString();
+        if (name.length() != 32 || path.getNameCount() != root.getNameCount() + 3) {
+            return null;
+        }
+        try {
+            BlockId id = new BlockId(name);
+            return path.getParent().equals(folderOf(id)) ? id : null;
+        } catch (IllegalArgumentException notAnId) {
+            return null;
+        }
+    }
+
+    @Override
+    public BlockStoreStatistics statistics() {
+        return new BlockStoreStatistics(0, 0, 0, 0, fsyncs.get(), 0, 0, 0, 0, 0, 0);
     }
 
     @Override

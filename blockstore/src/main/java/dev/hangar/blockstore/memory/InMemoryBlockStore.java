@@ -9,6 +9,9 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
+import java.time.Instant;
+import java.util.function.Consumer;
+import dev.hangar.blockstore.StoredBlock;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32C;
@@ -23,6 +26,7 @@ import java.util.zip.CRC32C;
  */
 public final class InMemoryBlockStore implements BlockStore {
     private final Map<BlockId, byte[]> blocks = new ConcurrentHashMap<>();
+    private final Map<BlockId, Instant> writtenAt = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     public InMemoryBlockStore() {}
@@ -33,6 +37,7 @@ public final class InMemoryBlockStore implements BlockStore {
         byte[] bytes = content.readAllBytes();
         CRC32C checksum = new CRC32C();
         checksum.update(bytes);
+        writtenAt.put(id, Instant.now());
         blocks.put(id, bytes);
         return new BlockRef(id, bytes.length, (int) checksum.getValue());
     }
@@ -58,6 +63,23 @@ public final class InMemoryBlockStore implements BlockStore {
     public void delete(BlockId id) {
         ensureOpen();
         blocks.remove(id);
+        writtenAt.remove(id);
+    }
+
+    @Override
+    public void forEachBlock(Consumer<StoredBlock> visitor) {
+        ensureOpen();
+        blocks.forEach((id, bytes) ->
+                visitor.accept(new StoredBlock(id, bytes.length, writtenAt.getOrDefault(id, Instant.EPOCH))));
+    }
+
+    /** Overwrites one byte of a stored block, as a failing disk would: for tests of verification. */
+    public void corrupt(BlockId id, int offset) {
+        byte[] bytes = blocks.get(id);
+        if (bytes == null) {
+            throw new IllegalArgumentException("no block " + id);
+        }
+        bytes[offset] ^= 0x5a;
     }
 
     /** Refuses further use; the blocks are left to the garbage collector with the store. */

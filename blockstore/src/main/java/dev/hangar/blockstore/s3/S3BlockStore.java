@@ -6,6 +6,10 @@ import dev.hangar.blockstore.BlockStore;
 import dev.hangar.blockstore.BlockStores;
 import dev.hangar.blockstore.NoSuchBlockException;
 import java.io.IOException;
+import java.util.function.Consumer;
+import dev.hangar.blockstore.StoredBlock;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Object;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -241,6 +245,44 @@ public final class S3BlockStore implements BlockStore {
             if (statusOf(failure) != NOT_FOUND) {
                 throw failure("DeleteObject", id, failure);
             }
+        }
+    }
+
+    /** Lists the bucket under the prefix, a page at a time; keys that are not blocks are skipped. */
+    @Override
+    public void forEachBlock(Consumer<StoredBlock> visitor) throws IOException {
+        ensureOpen();
+        String prefix = config.prefix();
+        String token = null;
+        do {
+            String continuation = token;
+            ListObjectsV2Response page;
+            try {
+                page = await(client.listObjectsV2(request -> request.bucket(config.bucket())
+                        .prefix(prefix)
+                        .continuationToken(continuation)));
+            } catch (Throwable failure) {
+                throw new IOException("ListObjectsV2 of " + this + " failed", failure);
+            }
+            for (S3Object object : page.contents()) {
+                BlockId id = blockIdOf(object.key().substring(prefix.length()));
+                if (id != null) {
+                    visitor.accept(new StoredBlock(id, object.size(), object.lastModified()));
+                }
+            }
+            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (token != null);
+    }
+
+    /** The id in a key's part after the prefix, {@code ab/<id>}, or null if it is not a block's. */
+    private static @Nullable BlockId blockIdOf(String rest) {
+        if (rest.length() != 35 || rest.charAt(2) != '/' || !rest.startsWith(rest.substring(3, 5))) {
+            return null;
+        }
+        try {
+            return new BlockId(rest.substring(3));
+        } catch (IllegalArgumentException notABlock) {
+            return null;
         }
     }
 
