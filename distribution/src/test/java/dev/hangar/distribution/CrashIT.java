@@ -42,7 +42,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * and with the default {@code hangar.storage.sync=always} every acknowledged write survives it.
  *
  * <p>Three rounds on the same data folder. In each, the packaged jar runs as a child process while
- * six writers PUT new keys (inline and chunked sizes), overwrite and delete earlier ones; a random
+ * six writers PUT new keys (inline, packed and unpacked sizes), overwrite and delete earlier ones; a random
  * 0.5 to 2.5 s after the first acknowledged write the server is killed with SIGKILL mid-traffic. It
  * is restarted on the same folder and every key is checked: a listed key must read back whole
  * (length and SHA-256 of the content its key and generation determine), every acknowledged write
@@ -63,8 +63,11 @@ class CrashIT {
     private static final int WRITERS = 6;
     private static final long KIB = 1024;
     private static final long MIB = 1024 * KIB;
-    /** Inline (up to the 3 KiB threshold) and chunked (1 MiB chunks) size classes. */
-    private static final long[] SIZES = {100, 3 * KIB, 3 * KIB + 1, 300 * KIB, MIB + 1, 5 * MIB / 2};
+    /**
+     * Inline (up to the 3 KiB threshold), packed (one chunk under 1 MiB, appended to a segment file)
+     * and unpacked (full 1 MiB chunks get a file each, their short last chunk is packed) sizes.
+     */
+    private static final long[] SIZES = {100, 3 * KIB, 3 * KIB + 1, 16 * KIB, 300 * KIB, MIB + 1, 5 * MIB / 2};
     private static final String BUCKET = "crash";
     private static final String ACCESS_KEY = "HANGARCRASHTESTKEY01";
     private static final String SECRET_KEY = "hangar-crash-secret-0123456789abcdefghijk";

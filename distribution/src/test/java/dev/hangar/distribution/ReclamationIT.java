@@ -13,15 +13,20 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
+import dev.hangar.cluster.ClusterNode;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Deleting or overwriting an object, replacing a part, completing an upload without some of its
- * parts and aborting an upload free the blocks on disk; the blocks an object still uses stay. Block
- * files are counted in the server's data folder, relative to the count before each test (failsafe
- * runs test classes one after the other, so nothing else writes meanwhile).
+ * parts and aborting an upload free the blocks on disk; the blocks an object still uses stay. Blocks
+ * are counted relative to the count before each test (failsafe runs test classes one after the
+ * other, so nothing else writes meanwhile): full chunks as files in the server's data folder, the
+ * smaller ones, packed into segment files, as the block store's count of live packed chunks.
  */
 class ReclamationIT extends AbstractS3IT {
     private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+    @Autowired private ClusterNode node;
 
     private String bucket;
     private long baseline;
@@ -102,7 +107,7 @@ class ReclamationIT extends AbstractS3IT {
     }
 
     /** The block count once it stopped changing: reclamation of earlier tests has finished. */
-    private static long stableBlockCount() throws InterruptedException {
+    private long stableBlockCount() throws InterruptedException {
         long previous = -1;
         long current = blockCount();
         while (current != previous) {
@@ -113,12 +118,13 @@ class ReclamationIT extends AbstractS3IT {
         return current;
     }
 
-    private static long blockCount() {
+    private long blockCount() {
         Path blocks = dataDir().resolve("blocks");
         try (Stream<Path> files = Files.walk(blocks)) {
-            return files.filter(Files::isRegularFile)
+            long blockFiles = files.filter(Files::isRegularFile)
                 .filter(path -> path.getFileName().toString().matches("[0-9a-f]{32}"))
                 .count();
+            return blockFiles + node.blocks().statistics().packedChunks();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
