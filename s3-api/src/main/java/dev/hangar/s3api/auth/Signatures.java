@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -17,12 +18,35 @@ final class Signatures {
     static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
     private static final HexFormat HEX = HexFormat.of();
+    /**
+     * Derived signing keys by secret, date, region and service: every request of a day signed with
+     * one key derives the same one, and four HMACs per request are a visible share of a small PUT.
+     * Cleared whenever it grows past a bound, so old dates and revoked secrets do not pile up.
+     */
+    private static final ConcurrentHashMap<String, byte[]> SIGNING_KEYS = new ConcurrentHashMap<>();
+    private static final int SIGNING_KEY_CACHE_BOUND = 1024;
+    /** Cloned rather than looked up: {@code Mac.getInstance} walks the security providers each time. */
+    private static final Mac PROTOTYPE = lookUpMac();
 
     private Signatures() {
     }
 
     /** {@code kSigning = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), service), "aws4_request")}. */
     static byte[] signingKey(String secretKey, String date, String region, String service) {
+        String cacheKey = secretKey + '\n' + date + '\n' + region + '\n' + service;
+        byte[] cached = SIGNING_KEYS.get(cacheKey);
+        if (cached != null) {
+            return cached.clone();
+        }
+        byte[] derived = deriveSigningKey(secretKey, date, region, service);
+        if (SIGNING_KEYS.size() >= SIGNING_KEY_CACHE_BOUND) {
+            SIGNING_KEYS.clear();
+        }
+        SIGNING_KEYS.put(cacheKey, derived.clone());
+        return derived;
+    }
+
+    private static byte[] deriveSigningKey(String secretKey, String date, String region, String service) {
         byte[] dateKey = hmac(("AWS4" + secretKey).getBytes(StandardCharsets.UTF_8), date);
         byte[] regionKey = hmac(dateKey, region);
         byte[] serviceKey = hmac(regionKey, service);
@@ -46,11 +70,24 @@ final class Signatures {
     /** An HMAC-SHA256 keyed once, for the many chunk signatures of one body. */
     static Mac newMac(byte[] key) {
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
+            Mac mac;
+            try {
+                mac = (Mac) PROTOTYPE.clone();
+            } catch (CloneNotSupportedException notByThisProvider) {
+                mac = Mac.getInstance("HmacSHA256");
+            }
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
             return mac;
         } catch (GeneralSecurityException e) {
             // HmacSHA256 is required of every Java platform and any key length is valid for it.
+            throw new IllegalStateException("HmacSHA256 is not available", e);
+        }
+    }
+
+    private static Mac lookUpMac() {
+        try {
+            return Mac.getInstance("HmacSHA256");
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is not available", e);
         }
     }
