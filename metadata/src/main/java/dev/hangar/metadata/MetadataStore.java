@@ -1,9 +1,11 @@
 package dev.hangar.metadata;
 
 import dev.hangar.blockstore.BlockId;
+import dev.hangar.blockstore.BlockRef;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -242,6 +244,36 @@ public interface MetadataStore extends AutoCloseable {
      * payload failed verification.
      */
     void queueGarbage(Collection<BlockId> ids);
+
+    // Whole-store views
+
+    /**
+     * Totals over the whole store: object versions and their bytes, delete markers, buckets and
+     * uploads in progress. Exact: each mutation updates them in its own atomic write, and they
+     * survive restarts. One call reads them all at one point in time.
+     */
+    StoreStatistics statistics();
+
+    /**
+     * Calls {@code visitor} with every block reference of the store: each block of every stored
+     * object version (current and noncurrent, in every bucket) and of every uploaded part of every
+     * multipart upload in progress. This is what a scrub needs to tell referenced blocks from
+     * orphans; blocks queued for reclamation ({@link #pendingGarbage}) are not references.
+     *
+     * <p>Weakly consistent: the walk reads the store as it was when the call started (a snapshot),
+     * so mutations running meanwhile are neither seen nor disturb it, and a reference that moves
+     * (a part's blocks becoming an object's on {@link #completeUpload}) is seen exactly in one of
+     * its places. A block written after the call started may or may not be visited: a scrub must
+     * not treat blocks newer than the start of the walk as orphans, since a PUT writes its blocks
+     * before it commits their version.
+     *
+     * <p>Streaming: references are handed over one by one while the store is read, never
+     * collected, so memory does not grow with the size of the store. A block shared by several
+     * versions of a key is visited once per version that references it. Runs in the calling
+     * thread; {@link #close} waits for it to finish. An exception from {@code visitor} stops the
+     * walk and propagates.
+     */
+    void forEachBlockReference(Consumer<? super BlockRef> visitor);
 
     // Bucket configurations
 

@@ -1895,6 +1895,269 @@ public abstract class AbstractMetadataStoreContractTest {
         assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(after);
     }
 
+    // Statistics
+
+    @Test
+    void statisticsOfANewStoreAreZero() {
+        assertThat(store.statistics()).isEqualTo(StoreStatistics.EMPTY);
+    }
+
+    @Test
+    void statisticsCountEveryStoredVersionExactly() throws Exception {
+        store.createBucket(bucket("plain"));
+        store.createBucket(bucket("photos"));
+        assertThat(store.createBucket(bucket("photos"))).isFalse();
+        store.createBucket(bucket("empty"));
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(0, 0, 0, 3, 0));
+        assertThat(store.statistics()).isEqualTo(countedByListing());
+
+        // Unversioned: every id is "null", so a PUT replaces and a DELETE removes.
+        store.putObject(inline("plain", "a", "four"));
+        store.putObject(withBlocks("plain", "b", newBlock(), newBlock()));
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(2, 4 + (2L << 20), 0, 3, 0));
+        store.putObject(inline("plain", "a", "longer text"));
+        store.deleteObject("plain", "b");
+        store.deleteObject("plain", "never-there");
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(1, 11, 0, 3, 0));
+        assertThat(store.statistics()).isEqualTo(countedByListing());
+
+        // Versioned: versions pile up, markers count apart, a version delete removes one.
+        store.putObject(version("photos", "k", "v1", newBlock()));
+        store.putObject(version("photos", "k", "v2", newBlock(), newBlock()));
+        store.putObject(marker("photos", "k", "m3"));
+        store.putObject(marker("photos", "gone", "m4"));
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(3, 11 + (3L << 20), 2, 3, 0));
+        assertThat(store.statistics()).isEqualTo(countedByListing());
+        store.deleteVersion("photos", "k", "v2");
+        store.deleteVersion("photos", "k", "m3");
+        store.deleteVersion("photos", "k", "no-such-version");
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(2, 11 + (1L << 20), 1, 3, 0));
+        assertThat(store.statistics()).isEqualTo(countedByListing());
+
+        // Suspended versioning: "null" versions replace each other, a "null" marker replaces one.
+        store.putObject(inline("photos", "k", "null one"));
+        store.putObject(inline("photos", "k", "null two!"));
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(3, 20 + (1L << 20), 1, 3, 0));
+        store.putObject(marker("photos", "k", ObjectVersion.NULL_VERSION));
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(2, 11 + (1L << 20), 2, 3, 0));
+        assertThat(store.statistics()).isEqualTo(countedByListing());
+
+        // A refused conditional write and a metadata update change nothing.
+        assertThatThrownBy(() -> store.putObject(inline("plain", "a", "x"), new Precondition.IfAbsent()))
+                .isInstanceOf(PreconditionFailedException.class);
+        store.updateVersion("photos", "k", "v1", version -> version.withTags(Map.of("t", "1")));
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(2, 11 + (1L << 20), 2, 3, 0));
+
+        // Uploads count while in progress; completing one stores its object.
+        MultipartUpload completed = upload("plain", "big", "u1");
+        store.createUpload(completed);
+        store.createUpload(upload("plain", "other", "u2"));
+        store.putPart(completed, part("u1", 1, newBlock()));
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(2, 11 + (1L << 20), 2, 3, 2));
+        store.completeUpload(completed, withBlocks("plain", "big", newBlock(), newBlock(), newBlock()));
+        assertThat(store.abortUpload(upload("plain", "other", "u2"))).isTrue();
+        assertThat(store.abortUpload(upload("plain", "other", "u2"))).isFalse();
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(3, 11 + (4L << 20), 2, 3, 0));
+        assertThat(store.statistics()).isEqualTo(countedByListing());
+
+        // Buckets: a refused delete changes nothing.
+        assertThatThrownBy(() -> store.deleteBucket("plain")).isInstanceOf(BucketNotEmptyException.class);
+        assertThat(store.deleteBucket("empty")).isTrue();
+        assertThat(store.deleteBucket("empty")).isFalse();
+        StoreStatistics before = store.statistics();
+        assertThat(before).isEqualTo(new StoreStatistics(3, 11 + (4L << 20), 2, 2, 0));
+        assertThat(before).isEqualTo(countedByListing());
+
+        if (isDurable()) {
+            store.close();
+            store = openStore();
+            assertThat(store.statistics()).isEqualTo(before);
+        }
+        // Emptied, every counter is back to zero but the buckets'.
+        for (String bucket : List.of("plain", "photos")) {
+            for (ListedVersion listed : store.listVersions(bucket, versionQuery("", null, null, null, 100)).versions()) {
+                store.deleteVersion(bucket, listed.version().key(), listed.version().versionId());
+            }
+        }
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(0, 0, 0, 2, 0));
+    }
+
+    @Test
+    void statisticsStayExactUnderConcurrentWriters() throws Exception {
+        store.createBucket(bucket("photos"));
+        int threads = 8;
+        int rounds = 300;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                futures.add(pool.submit(() -> {
+                    for (int i = 0; i < rounds; i++) {
+                        // Few keys, shared by all threads: overwrites, markers and deletes collide.
+                        String key = "k" + (i % 7);
+                        switch ((i + thread) % 4) {
+                            case 0 -> store.putObject(inline("photos", key, "v" + i));
+                            case 1 -> store.putObject(version("photos", key, "t" + thread + "-" + i, newBlock()));
+                            case 2 -> store.putObject(marker("photos", key, "m" + thread + "-" + i));
+                            default -> store.deleteObject("photos", key);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+
+        assertThat(store.statistics()).isEqualTo(countedByListing());
+    }
+
+    // Block references
+
+    @Test
+    void everyReferencedBlockIsVisitedOnce() throws Exception {
+        store.createBucket(bucket("photos"));
+        BlockRef plain = newBlock();
+        BlockRef old = newBlock();
+        BlockRef newer = newBlock();
+        BlockRef replaced = newBlock();
+        BlockRef pendingPart = newBlock();
+        BlockRef abortedPart = newBlock();
+        store.putObject(withBlocks("photos", "plain", plain));
+        store.putObject(inline("photos", "small", "inline bytes are no block"));
+        store.putObject(version("photos", "k", "v1", old));
+        store.putObject(version("photos", "k", "v2", newer));
+        store.putObject(marker("photos", "k", "m3"));
+        store.putObject(withBlocks("photos", "replaced", replaced));
+        store.putObject(withBlocks("photos", "replaced", plain));
+        MultipartUpload pending = startUpload("photos", "pending", "u1");
+        store.putPart(pending, part("u1", 1, pendingPart));
+        MultipartUpload aborted = upload("photos", "aborted", "u2");
+        store.createUpload(aborted);
+        store.putPart(aborted, part("u2", 1, abortedPart));
+        store.abortUpload(aborted);
+        store.queueGarbage(List.of(BlockId.random()));
+
+        List<BlockRef> visited = new ArrayList<>();
+        store.forEachBlockReference(visited::add);
+
+        // Noncurrent versions count; "plain" is referenced by two keys, so visited twice.
+        assertThat(visited).containsExactlyInAnyOrder(plain, plain, old, newer, pendingPart);
+    }
+
+    @Test
+    void completingAnUploadMovesItsReferencesFromPartsToTheObject() throws Exception {
+        MultipartUpload upload = startUpload("photos", "big", "u1");
+        BlockRef first = newBlock();
+        BlockRef second = newBlock();
+        BlockRef unused = newBlock();
+        store.putPart(upload, part("u1", 1, first));
+        store.putPart(upload, part("u1", 2, second));
+        store.putPart(upload, part("u1", 3, unused));
+        List<BlockRef> before = new ArrayList<>();
+        store.forEachBlockReference(before::add);
+
+        store.completeUpload(upload, withBlocks("photos", "big", first, second));
+        List<BlockRef> after = new ArrayList<>();
+        store.forEachBlockReference(after::add);
+
+        assertThat(before).containsExactlyInAnyOrder(first, second, unused);
+        assertThat(after).containsExactlyInAnyOrder(first, second);
+    }
+
+    @Test
+    void theWalkSeesTheStoreAsItWasWhenItStarted() throws Exception {
+        store.createBucket(bucket("photos"));
+        List<BlockRef> stored = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            BlockRef block = newBlock();
+            stored.add(block);
+            store.putObject(withBlocks("photos", "k%02d".formatted(i), block));
+        }
+        BlockRef added = newBlock();
+
+        List<BlockRef> visited = new ArrayList<>();
+        store.forEachBlockReference(block -> {
+            if (visited.isEmpty()) {
+                // Mutations while the walk runs: neither seen nor in the way.
+                try {
+                    store.deleteObject("photos", "k49");
+                    store.putObject(withBlocks("photos", "new", added));
+                } catch (NoSuchBucketException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            visited.add(block);
+        });
+
+        assertThat(visited).containsExactlyInAnyOrderElementsOf(stored);
+        List<BlockRef> now = new ArrayList<>();
+        store.forEachBlockReference(now::add);
+        assertThat(now).contains(added).doesNotContain(stored.getLast()).hasSize(50);
+    }
+
+    @Test
+    void aFailingVisitorStopsTheWalk() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(withBlocks("photos", "a", newBlock()));
+        store.putObject(withBlocks("photos", "b", newBlock()));
+
+        List<BlockRef> visited = new ArrayList<>();
+        assertThatThrownBy(() -> store.forEachBlockReference(block -> {
+                    visited.add(block);
+                    throw new IllegalStateException("scrub gave up");
+                }))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("scrub gave up");
+        assertThat(visited).hasSize(1);
+        // The store is still usable.
+        assertThat(store.getObject("photos", "b")).isPresent();
+    }
+
+    /**
+     * The statistics counted the slow way: every version of every bucket through {@link
+     * MetadataStore#listVersions}, every upload through {@link MetadataStore#listUploads}.
+     */
+    protected StoreStatistics countedByListing() {
+        long objects = 0;
+        long bytes = 0;
+        long markers = 0;
+        long uploads = 0;
+        List<BucketRecord> buckets = store.listBuckets();
+        for (BucketRecord bucket : buckets) {
+            String keyMarker = null;
+            String versionIdMarker = null;
+            VersionListing page;
+            do {
+                page = store.listVersions(bucket.name(), versionQuery("", null, keyMarker, versionIdMarker, 1000));
+                for (ListedVersion listed : page.versions()) {
+                    if (listed.version().isDeleteMarker()) {
+                        markers++;
+                    } else {
+                        objects++;
+                        bytes += listed.version().size();
+                    }
+                }
+                keyMarker = page.nextKeyMarker();
+                versionIdMarker = page.nextVersionIdMarker();
+            } while (page.truncated());
+            String uploadKeyMarker = null;
+            String uploadIdMarker = null;
+            UploadListing uploadPage;
+            do {
+                uploadPage = store.listUploads(bucket.name(), "", null, uploadKeyMarker, uploadIdMarker, 1000);
+                uploads += uploadPage.uploads().size();
+                uploadKeyMarker = uploadPage.nextKeyMarker();
+                uploadIdMarker = uploadPage.nextUploadIdMarker();
+            } while (uploadPage.truncated());
+        }
+        return new StoreStatistics(objects, bytes, markers, buckets.size(), uploads);
+    }
+
     // Helpers
 
     protected static BucketRecord bucket(String name) {

@@ -9,18 +9,20 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Slice;
+import org.rocksdb.Statistics;
+import org.rocksdb.TickerType;
+import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -29,9 +31,6 @@ import org.rocksdb.WriteOptions;
  * RocksDBException} into {@link MetadataStorageException} so that callers see one failure type.
  */
 final class Database implements AutoCloseable {
-    /** Bits per key: about 1% false positives, so a get of a missing key rarely touches a block. */
-    private static final double BLOOM_BITS_PER_KEY = 10;
-
     private final RocksDB db;
     private final Map<Family, ColumnFamilyHandle> families;
     private final List<ColumnFamilyHandle> allHandles;
@@ -39,6 +38,8 @@ final class Database implements AutoCloseable {
     private final List<AutoCloseable> options;
     /** With {@link SyncPolicy.Mode#BATCH}, what syncs the write-ahead log; otherwise null. */
     private final @Nullable WalSync walSync;
+    /** RocksDB's tickers, when opened to collect them; otherwise null. */
+    private final @Nullable Statistics statistics;
 
     private Database(
             RocksDB db,
@@ -46,16 +47,26 @@ final class Database implements AutoCloseable {
             List<ColumnFamilyHandle> allHandles,
             WriteOptions writeOptions,
             List<AutoCloseable> options,
-            @Nullable WalSync walSync) {
+            @Nullable WalSync walSync,
+            @Nullable Statistics statistics) {
         this.db = db;
         this.families = families;
         this.allHandles = allHandles;
         this.writeOptions = writeOptions;
         this.options = options;
         this.walSync = walSync;
+        this.statistics = statistics;
     }
 
     static Database open(RocksDbConfig config) {
+        return open(config, false);
+    }
+
+    /**
+     * Opens the database; with {@code collectStatistics}, RocksDB counts its work in tickers that
+     * {@link #ticker} reads (for tests: counting costs a little on every operation).
+     */
+    static Database open(RocksDbConfig config, boolean collectStatistics) {
         RocksDB.loadLibrary();
         try {
             Files.createDirectories(config.directory());
@@ -66,17 +77,10 @@ final class Database implements AutoCloseable {
         List<AutoCloseable> created = new ArrayList<>();
         try {
             Cache cache = track(created, new LRUCache(config.blockCacheBytes()));
-            BloomFilter filter = track(created, new BloomFilter(BLOOM_BITS_PER_KEY));
-            BlockBasedTableConfig table = new BlockBasedTableConfig()
-                    .setBlockCache(cache)
-                    .setFilterPolicy(filter)
-                    // Index and filter blocks count against the cache, so memory stays bounded as
-                    // the number of objects grows; level-0 ones stay pinned as they are hit most.
-                    .setCacheIndexAndFilterBlocks(true)
-                    .setPinL0FilterAndIndexBlocksInCache(true);
-            ColumnFamilyOptions familyOptions = track(created, new ColumnFamilyOptions().setTableFormatConfig(table));
-            DBOptions databaseOptions = track(
-                    created, new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true));
+            BloomFilter bloom = track(created, new BloomFilter(Tuning.BLOOM_BITS_PER_KEY));
+            UInt64AddOperator counterMerge = track(created, new UInt64AddOperator());
+            Statistics statistics = collectStatistics ? track(created, new Statistics()) : null;
+            DBOptions databaseOptions = track(created, Tuning.databaseOptions(statistics));
             // ALWAYS syncs the log in each write; concurrent writers join one write group and share
             // its sync. BATCH and NONE write the log unsynced, which a process crash does not lose.
             WriteOptions writeOptions = track(created, new WriteOptions().setSync(switch (config.sync().mode()) {
@@ -85,9 +89,12 @@ final class Database implements AutoCloseable {
             }));
 
             List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-            descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, familyOptions));
+            descriptors.add(new ColumnFamilyDescriptor(
+                    RocksDB.DEFAULT_COLUMN_FAMILY,
+                    track(created, Tuning.familyOptions(null, cache, bloom, counterMerge))));
             for (Family family : Family.values()) {
-                descriptors.add(new ColumnFamilyDescriptor(family.nameBytes(), familyOptions));
+                descriptors.add(new ColumnFamilyDescriptor(
+                        family.nameBytes(), track(created, Tuning.familyOptions(family, cache, bloom, counterMerge))));
             }
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             RocksDB db = RocksDB.open(databaseOptions, config.directory().toString(), descriptors, handles);
@@ -105,7 +112,7 @@ final class Database implements AutoCloseable {
                             "hangar-wal-sync " + config.directory(),
                             config.syncInBackground());
             };
-            return new Database(db, families, handles, writeOptions, created, walSync);
+            return new Database(db, families, handles, writeOptions, created, walSync, statistics);
         } catch (RocksDBException | RuntimeException e) {
             closeAll(created);
             throw new MetadataStorageException("cannot open metadata store in " + config.directory(), e);
@@ -129,11 +136,12 @@ final class Database implements AutoCloseable {
         return new Batch();
     }
 
-    /** Writes the batch atomically, synced or not as configured. */
+    /** Writes the batch, counter deltas included, atomically, synced or not as configured. */
     void commit(Batch batch) {
         if (walSync != null) {
             walSync.checkHealthy();
         }
+        batch.stageCounts();
         try {
             db.write(writeOptions, batch.writeBatch);
         } catch (RocksDBException e) {
@@ -142,11 +150,64 @@ final class Database implements AutoCloseable {
     }
 
     /**
-     * A forward cursor over {@code family}; with an upper bound (exclusive) RocksDB stops there
-     * itself instead of stepping past the end of a prefix, over tombstones included.
+     * A forward cursor over {@code family} in key order; with an upper bound (exclusive) RocksDB
+     * stops there itself instead of stepping past the end of a prefix, over tombstones included.
      */
     Cursor cursor(Family family, byte @Nullable [] upperBound) {
-        return new Cursor(family, upperBound);
+        return new Cursor(family, upperBound, false, null, true);
+    }
+
+    /**
+     * A forward cursor over the keys of {@code family} that start with {@code prefix}, bounded
+     * there. When every key under the prefix shares the family's extractor prefix (the prefix is
+     * at least that long), the seek is a prefix seek, which the family's prefix bloom filters can
+     * answer without reading a block of any SST file that has no such key; otherwise an ordinary
+     * seek, since a prefix seek would then miss keys.
+     */
+    Cursor cursorUnder(Family family, byte[] prefix) {
+        int extracted = Tuning.prefixBytes(family);
+        boolean prefixSeek = extracted > 0 && prefix.length >= extracted;
+        return new Cursor(family, Keys.pastPrefix(prefix), prefixSeek, null, true);
+    }
+
+    /** A consistent view of the whole database as it is now, for reads that span families. */
+    Snapshot snapshot() {
+        return new Snapshot();
+    }
+
+    /** The values of the counters, by ordinal, read at one point in time; 0 for one never written. */
+    long[] readCounters() {
+        try (Snapshot snapshot = snapshot()) {
+            long[] values = new long[Counter.values().length];
+            for (Counter counter : Counter.values()) {
+                byte[] raw = snapshot.get(Family.COUNTERS, counter.key());
+                values[counter.ordinal()] = raw == null ? 0 : Counter.decode(raw);
+            }
+            return values;
+        }
+    }
+
+    /** A RocksDB ticker; only when opened to collect statistics (tests). */
+    long ticker(TickerType type) {
+        if (statistics == null) {
+            throw new IllegalStateException("opened without statistics");
+        }
+        return statistics.getTickerCount(type);
+    }
+
+    /**
+     * Flushes every memtable and compacts every family down to its last level, waiting for both:
+     * for tests that need records in SST files, as a long-running store has them.
+     */
+    void flushAndCompact() {
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(flush, allHandles);
+            for (ColumnFamilyHandle handle : allHandles) {
+                db.compactRange(handle);
+            }
+        } catch (RocksDBException e) {
+            throw new MetadataStorageException("flush and compaction failed", e);
+        }
     }
 
     /**
@@ -191,9 +252,11 @@ final class Database implements AutoCloseable {
         }
     }
 
-    /** Mutations of one atomic write. */
+    /** Mutations of one atomic write, and the counter deltas that go with them. */
     final class Batch implements AutoCloseable {
         private final WriteBatch writeBatch = new WriteBatch();
+        /** Deltas by counter ordinal, summed so that, say, an overwrite merges one operand, not two. */
+        private final long[] counts = new long[Counter.values().length];
 
         void put(Family family, byte[] key, byte[] value) {
             try {
@@ -211,13 +274,73 @@ final class Database implements AutoCloseable {
             }
         }
 
+        /** Adds {@code delta} to a counter when the batch is committed, atomically with the rest. */
+        void count(Counter counter, long delta) {
+            counts[counter.ordinal()] += delta;
+        }
+
         boolean isEmpty() {
-            return writeBatch.count() == 0;
+            if (writeBatch.count() > 0) {
+                return false;
+            }
+            for (long delta : counts) {
+                if (delta != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Moves the pending counter deltas into the write batch as merge operands. */
+        private void stageCounts() {
+            ColumnFamilyHandle counters = families.get(Family.COUNTERS);
+            for (Counter counter : Counter.values()) {
+                long delta = counts[counter.ordinal()];
+                if (delta != 0) {
+                    try {
+                        writeBatch.merge(counters, counter.key(), Counter.encode(delta));
+                    } catch (RocksDBException e) {
+                        throw new MetadataStorageException("cannot add to write batch", e);
+                    }
+                    counts[counter.ordinal()] = 0;
+                }
+            }
         }
 
         @Override
         public void close() {
             writeBatch.close();
+        }
+    }
+
+    /**
+     * Reads at the point in time it was taken, across families: what one mutation wrote is seen
+     * entirely or not at all. Holds RocksDB's snapshot until closed.
+     */
+    final class Snapshot implements AutoCloseable {
+        private final org.rocksdb.Snapshot snapshot = db.getSnapshot();
+        private final ReadOptions readOptions = new ReadOptions().setSnapshot(snapshot);
+
+        byte @Nullable [] get(Family family, byte[] key) {
+            try {
+                return db.get(families.get(family), readOptions, key);
+            } catch (RocksDBException e) {
+                throw new MetadataStorageException("read from " + family.familyName() + " failed", e);
+            }
+        }
+
+        /**
+         * A cursor over the whole family in key order, as of the snapshot. A full scan reads
+         * blocks once: it does not fill the block cache, so it does not evict what requests use.
+         */
+        Cursor scan(Family family) {
+            return new Cursor(family, null, false, snapshot, false);
+        }
+
+        @Override
+        public void close() {
+            readOptions.close();
+            db.releaseSnapshot(snapshot);
         }
     }
 
@@ -228,12 +351,25 @@ final class Database implements AutoCloseable {
         private final ReadOptions readOptions;
         private final org.rocksdb.RocksIterator iterator;
 
-        private Cursor(Family family, byte @Nullable [] upperBound) {
+        private Cursor(
+                Family family,
+                byte @Nullable [] upperBound,
+                boolean prefixSeek,
+                org.rocksdb.@Nullable Snapshot snapshot,
+                boolean fillCache) {
             this.family = family;
             this.upperBound = upperBound == null ? null : new Slice(upperBound);
-            this.readOptions = new ReadOptions();
+            // Total order unless asked: with a prefix extractor a seek would otherwise only be
+            // defined within the prefix of its target, and scans cross prefixes.
+            this.readOptions = new ReadOptions().setTotalOrderSeek(!prefixSeek).setFillCache(fillCache);
+            if (prefixSeek) {
+                readOptions.setPrefixSameAsStart(true);
+            }
             if (this.upperBound != null) {
                 readOptions.setIterateUpperBound(this.upperBound);
+            }
+            if (snapshot != null) {
+                readOptions.setSnapshot(snapshot);
             }
             this.iterator = db.newIterator(families.get(family), readOptions);
         }

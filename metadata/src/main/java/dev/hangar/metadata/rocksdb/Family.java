@@ -20,7 +20,15 @@ enum Family {
     /** Opaque configuration documents of buckets, by bucket and kind. */
     BUCKET_CONFIGS("bucket_configs"),
     /** The store's own bookkeeping: the layout version, the version sequence lease. */
-    META("meta");
+    META("meta"),
+    /**
+     * The store-wide {@link Counter}s, written only as merge operands of RocksDB's {@code
+     * UInt64AddOperator}. A family of their own, not meta: RocksDB refuses to open a database
+     * without naming every family, so a release that predates counters cannot open this one at
+     * all, where opening it without the merge operator would silently drop the log from the first
+     * merge on.
+     */
+    COUNTERS("counters");
 
     private final String familyName;
 

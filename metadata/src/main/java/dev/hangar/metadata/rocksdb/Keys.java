@@ -74,6 +74,20 @@ final class Keys {
         return key.indexOf('\0') < 0;
     }
 
+    /**
+     * Whether an objects-family key holds an object key containing U+0000: a layout 1 record that
+     * only the objects family holds, since the versions family cannot (see {@link LayoutUpgrade}).
+     */
+    static boolean isUnversionableObject(byte[] raw) {
+        int bucketEnd = indexOf(raw, SEPARATOR);
+        for (int i = bucketEnd + 1; i < raw.length; i++) {
+            if (raw[i] == SEPARATOR) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The prefix of the version keys of one object key: {@code bucket 0 key 0}. */
     static byte[] versionsOfKey(String bucket, String key) {
         return concat(bucketScope(bucket), utf8(requireNoSeparator(key, "object key")), new byte[] {SEPARATOR});

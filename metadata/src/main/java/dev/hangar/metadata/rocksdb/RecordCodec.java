@@ -150,6 +150,44 @@ final class RecordCodec {
         return reader.readString();
     }
 
+    /**
+     * What the counters and the block walk need of an encoded object.
+     *
+     * @param blocks the referenced blocks; empty for inline content and delete markers
+     */
+    record ContentSummary(long size, boolean deleteMarker, List<BlockRef> blocks) {}
+
+    /**
+     * The size, kind and blocks of an encoded object, read up to the end of its content and no
+     * further (the fields before it are the same in every format), without copying inline bytes:
+     * scans of every version stay cheap.
+     */
+    static ContentSummary peekContent(byte[] value) {
+        RecordReader reader = new RecordReader(value);
+        requireKnownFormat(reader.readByte(), FORMAT_2);
+        reader.skip(reader.readCount()); // versionId
+        reader.readInstant(); // lastModified
+        long size = reader.readVarLong();
+        reader.skip(reader.readCount()); // etag
+        int tag = reader.readByte();
+        return switch (tag) {
+            case INLINE -> new ContentSummary(size, false, List.of());
+            case BLOCKS -> new ContentSummary(size, false, readBlocks(reader));
+            case DELETE_MARKER -> new ContentSummary(size, true, List.of());
+            default -> throw reader.corrupt("content tag " + tag);
+        };
+    }
+
+    /** The blocks of an encoded part, read without the fields after them. */
+    static List<BlockRef> peekPartBlocks(byte[] value) {
+        RecordReader reader = new RecordReader(value);
+        requireKnownFormat(reader.readByte(), FORMAT_1);
+        reader.readInstant(); // lastModified
+        reader.readVarLong(); // size
+        reader.skip(reader.readCount()); // etag
+        return readBlocks(reader);
+    }
+
     static byte[] encodeUpload(MultipartUpload upload) {
         RecordWriter writer = start(FORMAT_1);
         writer.writeInstant(upload.initiated());

@@ -18,6 +18,7 @@ import dev.hangar.metadata.Part;
 import dev.hangar.metadata.PartListing;
 import dev.hangar.metadata.Precondition;
 import dev.hangar.metadata.PreconditionFailedException;
+import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
@@ -29,14 +30,17 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
+import org.rocksdb.TickerType;
 
 /**
  * {@link MetadataStore} on RocksDB. Every mutation is one {@code WriteBatch}, synced or not as
  * {@link RocksDbConfig#sync()} says (in batch mode the log is synced every interval, by a thread of
  * the store's or by its owner through {@link #sync}); blocks a mutation makes unreachable are
- * queued in the garbage family in that same batch. Read-modify-write mutations run under {@link StoreLocks}.
+ * queued in the garbage family in that same batch, and so are the changes to the store-wide
+ * {@link Counter}s. Read-modify-write mutations run under {@link StoreLocks}.
  * Key layouts are in {@link Keys}, the value format in {@link RecordCodec}.
  *
  * <p>Blocks that the new version of a record still references are never queued, so a metadata
@@ -78,7 +82,19 @@ public final class RocksDbMetadataStore implements MetadataStore {
      * brings a store of an earlier layout to the current one ({@link LayoutUpgrade}).
      */
     static RocksDbMetadataStore open(RocksDbConfig config, InstantSource clock) {
-        Database database = Database.open(config);
+        return open(config, clock, false);
+    }
+
+    /**
+     * Opens the store with RocksDB statistics collected, so that tests can read its tickers with
+     * {@link #ticker}.
+     */
+    static RocksDbMetadataStore openWithStatistics(RocksDbConfig config) {
+        return open(config, InstantSource.system(), true);
+    }
+
+    private static RocksDbMetadataStore open(RocksDbConfig config, InstantSource clock, boolean collectStatistics) {
+        Database database = Database.open(config, collectStatistics);
         try {
             VersionSequence sequence = VersionSequence.open(database, clock);
             LayoutUpgrade.run(database, sequence);
@@ -107,6 +123,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
                 return false;
             }
             batch.put(Family.BUCKETS, key, RecordCodec.encodeBucket(bucket));
+            batch.count(Counter.BUCKETS, 1);
             database.commit(batch);
             return true;
         }
@@ -128,7 +145,8 @@ public final class RocksDbMetadataStore implements MetadataStore {
                 throw new BucketNotEmptyException("bucket " + name + " holds multipart uploads");
             }
             batch.delete(Family.BUCKETS, key);
-            try (Database.Cursor cursor = database.cursor(Family.BUCKET_CONFIGS, Keys.pastPrefix(scope))) {
+            batch.count(Counter.BUCKETS, -1);
+            try (Database.Cursor cursor = database.cursorUnder(Family.BUCKET_CONFIGS, scope)) {
                 for (cursor.seek(scope); cursor.valid(); cursor.next()) {
                     batch.delete(Family.BUCKET_CONFIGS, cursor.key());
                 }
@@ -215,6 +233,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
             StoredVersion stored = versions.remove(index);
             ObjectVersion removed = stored.decode(bucket, key);
             batch.delete(Family.VERSIONS, stored.recordKey());
+            Counter.countVersion(batch, removed, -1);
             queue(batch, blocksOf(removed.content()), stillReferenced(removed, versions, bucket, key));
             if (index == 0) {
                 // The current version goes: the next newest, if any, takes its place.
@@ -242,6 +261,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
                     readObject(bucket, key, objectKey).filter(found -> found.versionId().equals(versionId));
             if (legacy.isPresent()) {
                 batch.delete(Family.OBJECTS, objectKey);
+                Counter.countVersion(batch, legacy.get(), -1);
                 queue(batch, blocksOf(legacy.get().content()), Set.of());
                 database.commit(batch);
             }
@@ -385,6 +405,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
         long number = sequence.next(newest == null ? 0 : newest.sequence() + 1);
         byte[] encoded = RecordCodec.encodeObject(version);
         batch.put(Family.VERSIONS, Keys.version(versionsOfKey, number), encoded);
+        Counter.countVersion(batch, version, 1);
         byte[] objectKey = Keys.object(bucket, key);
         if (!version.isDeleteMarker()) {
             batch.put(Family.OBJECTS, objectKey, encoded);
@@ -402,6 +423,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
         StoredVersion stored = kept.remove(index);
         ObjectVersion replaced = index == 0 ? current : stored.decode(bucket, key);
         batch.delete(Family.VERSIONS, stored.recordKey());
+        Counter.countVersion(batch, replaced, -1);
         Set<BlockId> referenced = stillReferenced(replaced, kept, bucket, key);
         referenced.addAll(referencedIds(blocksOf(version.content())));
         queue(batch, blocksOf(replaced.content()), referenced);
@@ -434,7 +456,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
      */
     private List<StoredVersion> versionsOf(byte[] versionsOfKey) {
         List<StoredVersion> versions = new ArrayList<>();
-        try (Database.Cursor cursor = database.cursor(Family.VERSIONS, Keys.pastPrefix(versionsOfKey))) {
+        try (Database.Cursor cursor = database.cursorUnder(Family.VERSIONS, versionsOfKey)) {
             for (cursor.seek(versionsOfKey); cursor.valid(); cursor.next()) {
                 byte[] recordKey = cursor.key();
                 if (isVersionKeyOf(recordKey, versionsOfKey)) {
@@ -446,7 +468,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
     }
 
     private Optional<StoredVersion> newestVersion(byte[] versionsOfKey) {
-        try (Database.Cursor cursor = database.cursor(Family.VERSIONS, Keys.pastPrefix(versionsOfKey))) {
+        try (Database.Cursor cursor = database.cursorUnder(Family.VERSIONS, versionsOfKey)) {
             for (cursor.seek(versionsOfKey); cursor.valid(); cursor.next()) {
                 byte[] recordKey = cursor.key();
                 if (isVersionKeyOf(recordKey, versionsOfKey)) {
@@ -459,7 +481,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
 
     /** The newest version of the key that has this id. */
     private Optional<StoredVersion> findVersion(byte[] versionsOfKey, String versionId) {
-        try (Database.Cursor cursor = database.cursor(Family.VERSIONS, Keys.pastPrefix(versionsOfKey))) {
+        try (Database.Cursor cursor = database.cursorUnder(Family.VERSIONS, versionsOfKey)) {
             for (cursor.seek(versionsOfKey); cursor.valid(); cursor.next()) {
                 byte[] recordKey = cursor.key();
                 byte[] value = cursor.value();
@@ -544,6 +566,10 @@ public final class RocksDbMetadataStore implements MetadataStore {
         byte[] key = Keys.upload(upload.bucket(), upload.key(), upload.uploadId());
         try (var held = locks.key(upload.bucket(), upload.key()); Database.Batch batch = database.newBatch()) {
             requireBucket(upload.bucket());
+            if (database.get(Family.UPLOADS, key) == null) {
+                // Counted once, though storing an upload id again replaces its record.
+                batch.count(Counter.UPLOADS, 1);
+            }
             batch.put(Family.UPLOADS, key, RecordCodec.encodeUpload(upload));
             database.commit(batch);
         }
@@ -699,6 +725,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
             }
             Optional<ObjectVersion> replaced = stageNewest(batch, version, precondition);
             batch.delete(Family.UPLOADS, uploadKey);
+            batch.count(Counter.UPLOADS, -1);
             removeParts(batch, upload.uploadId(), referencedIds(blocksOf(version.content())));
             database.commit(batch);
             return replaced;
@@ -714,6 +741,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
                 return false;
             }
             batch.delete(Family.UPLOADS, uploadKey);
+            batch.count(Counter.UPLOADS, -1);
             removeParts(batch, upload.uploadId(), Set.of());
             database.commit(batch);
             return true;
@@ -723,7 +751,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
     /** Deletes every part of an upload and queues their blocks, except those in {@code kept}. */
     private void removeParts(Database.Batch batch, String uploadId, Set<BlockId> kept) {
         byte[] scope = Keys.partsOf(uploadId);
-        try (Database.Cursor cursor = database.cursor(Family.PARTS, Keys.pastPrefix(scope))) {
+        try (Database.Cursor cursor = database.cursorUnder(Family.PARTS, scope)) {
             for (cursor.seek(scope); cursor.valid(); cursor.next()) {
                 byte[] key = cursor.key();
                 Part part = RecordCodec.decodePart(uploadId, Keys.partNumber(key), cursor.value());
@@ -797,6 +825,28 @@ public final class RocksDbMetadataStore implements MetadataStore {
                 batch.put(Family.GARBAGE, Keys.garbage(id), new byte[0]);
             }
             database.commit(batch);
+        }
+    }
+
+    // Whole-store views
+
+    /** Reads the counters that every mutation updates in its own batch (see {@link Counter}). */
+    @Override
+    public StoreStatistics statistics() {
+        try (var held = locks.open()) {
+            return Counter.statistics(database.readCounters());
+        }
+    }
+
+    /**
+     * Scans the versions, objects and parts families over one RocksDB snapshot ({@link
+     * BlockReferenceWalk}); holds the open lock throughout, so {@link #close} waits for the walk.
+     */
+    @Override
+    public void forEachBlockReference(Consumer<? super BlockRef> visitor) {
+        Objects.requireNonNull(visitor, "visitor");
+        try (var held = locks.open()) {
+            BlockReferenceWalk.run(database, visitor);
         }
     }
 
@@ -918,6 +968,20 @@ public final class RocksDbMetadataStore implements MetadataStore {
         return database.backgroundWalSyncs();
     }
 
+    /** A RocksDB ticker of a store opened {@link #openWithStatistics with statistics}: for tests. */
+    long ticker(TickerType type) {
+        try (var held = locks.open()) {
+            return database.ticker(type);
+        }
+    }
+
+    /** Moves every record into fully compacted SST files, as a long-running store has them: for tests. */
+    void flushAndCompact() {
+        try (var held = locks.open()) {
+            database.flushAndCompact();
+        }
+    }
+
     /**
      * Waits for running operations, then (in batch mode, after a last sync of the log) frees every
      * RocksDB resource; later calls throw.
@@ -941,7 +1005,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
     }
 
     private boolean anyKeyUnder(Family family, byte[] prefix) {
-        try (Database.Cursor cursor = database.cursor(family, Keys.pastPrefix(prefix))) {
+        try (Database.Cursor cursor = database.cursorUnder(family, prefix)) {
             cursor.seek(prefix);
             return cursor.valid();
         }

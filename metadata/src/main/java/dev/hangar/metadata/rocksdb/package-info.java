@@ -7,7 +7,9 @@
  * owns the RocksDB handles, {@code Keys} the key layouts, {@code RecordCodec} the value format,
  * {@code RollupScan} the S3 listing walk, {@code StoreLocks} the locking that makes
  * read-modify-write mutations atomic against each other, {@code VersionSequence} the numbers that
- * order versions, {@code LayoutUpgrade} the migration of a store written by an earlier release.
+ * order versions, {@code LayoutUpgrade} the migration of a store written by an earlier release,
+ * {@code Counter} the store-wide counters kept in each mutation's batch, {@code BlockReferenceWalk}
+ * the snapshot scan of every block reference, {@code Tuning} the RocksDB options of each family.
  */
 @NullMarked
 package dev.hangar.metadata.rocksdb;

@@ -1,5 +1,6 @@
 package dev.hangar.metadata.rocksdb;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.blockstore.BlockId;
@@ -24,6 +25,16 @@ class KeysTest {
         byte[] first = Keys.object("ab", "");
 
         assertThat(Arrays.compareUnsigned(last, first)).isNegative();
+    }
+
+    @Test
+    void onlyObjectKeysWithANulAfterTheBucketAreUnversionable() {
+        assertThat(Keys.isUnversionableObject("photos\0a".getBytes(UTF_8))).isFalse();
+        assertThat(Keys.isUnversionableObject("photos\0".getBytes(UTF_8))).isFalse();
+        assertThat(Keys.isUnversionableObject("photos\0nul\0key".getBytes(UTF_8)))
+                .isTrue();
+        assertThat(Keys.isUnversionableObject("photos\0trailing\0".getBytes(UTF_8)))
+                .isTrue();
     }
 
     @Test

@@ -85,6 +85,12 @@ class RecordCodecTest {
         assertThat(encoded[0]).isEqualTo((byte) RecordCodec.FORMAT_2);
         assertThat(RecordCodec.peekVersionId(encoded)).isEqualTo(version.versionId());
         assertThat(RecordCodec.decodeObject(version.bucket(), version.key(), encoded)).isEqualTo(version);
+        assertThat(RecordCodec.peekContent(encoded)).isEqualTo(summaryOf(version));
+    }
+
+    private static RecordCodec.ContentSummary summaryOf(ObjectVersion version) {
+        List<BlockRef> blocks = version.content() instanceof ObjectContent.Blocks stored ? stored.blocks() : List.of();
+        return new RecordCodec.ContentSummary(version.size(), version.isDeleteMarker(), blocks);
     }
 
     @Test
@@ -119,6 +125,7 @@ class RecordCodecTest {
 
         for (Part each : List.of(part, bare)) {
             assertThat(RecordCodec.decodePart("u1", each.partNumber(), RecordCodec.encodePart(each))).isEqualTo(each);
+            assertThat(RecordCodec.peekPartBlocks(RecordCodec.encodePart(each))).isEqualTo(each.blocks());
         }
     }
 
@@ -200,6 +207,7 @@ class RecordCodecTest {
         assertThat(read.cannedAcl()).isNull();
         assertThat(read.ownerKeyId()).isNull();
         assertThat(RecordCodec.peekVersionId(hex(V1_BLOCKS_OBJECT))).isEqualTo("null");
+        assertThat(RecordCodec.peekContent(hex(V1_BLOCKS_OBJECT))).isEqualTo(summaryOf(read));
     }
 
     @Test
@@ -211,6 +219,10 @@ class RecordCodecTest {
         assertThat(marker.isDeleteMarker()).isTrue();
         assertThat(marker.versionId()).isEqualTo("v1");
         assertThat(RecordCodec.peekVersionId(hex(V1_DELETE_MARKER))).isEqualTo("v1");
+        assertThat(RecordCodec.peekContent(hex(V1_INLINE_OBJECT)))
+                .isEqualTo(new RecordCodec.ContentSummary(5, false, List.of()));
+        assertThat(RecordCodec.peekContent(hex(V1_DELETE_MARKER)))
+                .isEqualTo(new RecordCodec.ContentSummary(0, true, List.of()));
     }
 
     @Test

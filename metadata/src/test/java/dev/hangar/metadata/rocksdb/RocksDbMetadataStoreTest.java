@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hangar.blockstore.BlockId;
+import dev.hangar.blockstore.BlockRef;
 import dev.hangar.blockstore.SyncPolicy;
 import dev.hangar.metadata.AbstractMetadataStoreContractTest;
 import dev.hangar.metadata.AccessKey;
@@ -17,6 +18,7 @@ import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
+import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.VersionQuery;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,7 +27,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -34,7 +35,6 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 
 class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
     @TempDir
@@ -54,7 +54,7 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
                     .extracting(name -> new String(name, UTF_8))
                     .containsExactlyInAnyOrder(
                             "default", "buckets", "objects", "versions", "uploads", "parts", "garbage",
-                            "access_keys", "bucket_configs", "meta");
+                            "access_keys", "bucket_configs", "meta", "counters");
         }
     }
 
@@ -73,20 +73,25 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
         store.close();
 
         readRaw(db -> {
-            assertThat(get(db, Family.BUCKETS, "photos".getBytes(UTF_8))[0]).isEqualTo((byte) 1);
-            assertThat(get(db, Family.OBJECTS, "photos\0dog.jpg".getBytes(UTF_8))[0]).isEqualTo((byte) 2);
-            assertThat(get(db, Family.UPLOADS, "photos\0big.iso\0u1".getBytes(UTF_8))[0]).isEqualTo((byte) 1);
-            assertThat(get(db, Family.PARTS, new byte[] {'u', '1', 0, 0, 0, 0, 3})[0]).isEqualTo((byte) 1);
-            assertThat(get(db, Family.BUCKET_CONFIGS, "photos\0cors".getBytes(UTF_8))).containsExactly(1, 9);
-            assertThat(get(db, Family.ACCESS_KEYS, "GK1".getBytes(UTF_8))[0]).isEqualTo((byte) 2);
-            assertThat(Keys.decodeLong(get(db, Family.META, "layout".getBytes(UTF_8)))).isEqualTo(2);
+            assertThat(db.get(Family.BUCKETS, "photos".getBytes(UTF_8))[0]).isEqualTo((byte) 1);
+            assertThat(db.get(Family.OBJECTS, "photos\0dog.jpg".getBytes(UTF_8))[0]).isEqualTo((byte) 2);
+            assertThat(db.get(Family.UPLOADS, "photos\0big.iso\0u1".getBytes(UTF_8))[0]).isEqualTo((byte) 1);
+            assertThat(db.get(Family.PARTS, new byte[] {'u', '1', 0, 0, 0, 0, 3})[0]).isEqualTo((byte) 1);
+            assertThat(db.get(Family.BUCKET_CONFIGS, "photos\0cors".getBytes(UTF_8))).containsExactly(1, 9);
+            assertThat(db.get(Family.ACCESS_KEYS, "GK1".getBytes(UTF_8))[0]).isEqualTo((byte) 2);
+            assertThat(Keys.decodeLong(db.get(Family.META, "layout".getBytes(UTF_8)))).isEqualTo(3);
+            // Counters: 8-byte little-endian sums (cat.jpg went, dog.jpg stayed; the upload is open).
+            assertThat(Counter.decode(db.get(Family.COUNTERS, "objects".getBytes(UTF_8)))).isEqualTo(1);
+            assertThat(Counter.decode(db.get(Family.COUNTERS, "bytes".getBytes(UTF_8)))).isEqualTo(4);
+            assertThat(Counter.decode(db.get(Family.COUNTERS, "buckets".getBytes(UTF_8)))).isEqualTo(1);
+            assertThat(Counter.decode(db.get(Family.COUNTERS, "uploads".getBytes(UTF_8)))).isEqualTo(1);
             // cat.jpg left no version behind; dog.jpg has one, equal to its objects-family copy.
-            List<byte[]> versionKeys = keys(db, Family.VERSIONS);
+            List<byte[]> versionKeys = db.keys(Family.VERSIONS);
             assertThat(versionKeys).hasSize(1);
             byte[] versionKey = versionKeys.getFirst();
             assertThat(Arrays.copyOf(versionKey, versionKey.length - 8)).isEqualTo("photos\0dog.jpg\0".getBytes(UTF_8));
-            assertThat(get(db, Family.VERSIONS, versionKey))
-                    .isEqualTo(get(db, Family.OBJECTS, "photos\0dog.jpg".getBytes(UTF_8)));
+            assertThat(db.get(Family.VERSIONS, versionKey))
+                    .isEqualTo(db.get(Family.OBJECTS, "photos\0dog.jpg".getBytes(UTF_8)));
         });
     }
 
@@ -99,15 +104,15 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
         store.close();
 
         readRaw(db -> {
-            List<byte[]> versionKeys = keys(db, Family.VERSIONS);
+            List<byte[]> versionKeys = db.keys(Family.VERSIONS);
             assertThat(versionKeys).hasSize(3);
             List<String> ids = versionKeys.stream()
-                    .map(key -> RecordCodec.peekVersionId(get(db, Family.VERSIONS, key)))
+                    .map(key -> RecordCodec.peekVersionId(db.get(Family.VERSIONS, key)))
                     .toList();
             assertThat(ids).containsExactly("m3", "v2", "v1");
             assertThat(Keys.versionSequence(versionKeys.get(0))).isGreaterThan(Keys.versionSequence(versionKeys.get(1)));
             assertThat(Keys.versionSequence(versionKeys.get(1))).isGreaterThan(Keys.versionSequence(versionKeys.get(2)));
-            assertThat(keys(db, Family.OBJECTS)).isEmpty();
+            assertThat(db.keys(Family.OBJECTS)).isEmpty();
         });
     }
 
@@ -151,6 +156,10 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
                     .containsExactly("a null", "dir/ünï null", "gone v1");
             assertThat(upgraded.getAccessKey("GK1").orElseThrow().root()).isTrue();
             assertThat(upgraded.getBucket("photos")).isPresent();
+            // Counted once when opened: the key with U+0000 too, though only objects holds it.
+            long sizes = inline.size() + upgraded.getObject("photos", "dir/ünï").orElseThrow().size()
+                    + upgraded.getObject("photos", "nul\0key").orElseThrow().size();
+            assertThat(upgraded.statistics()).isEqualTo(new StoreStatistics(3, sizes, 1, 1, 0));
 
             // Unversioned writes and deletes work on upgraded keys as they did.
             assertThat(upgraded.putObject(inline("photos", "a", "new"))).contains(inline);
@@ -164,7 +173,92 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
             assertThat(reopened.listVersions("photos", new VersionQuery("", null, null, null, 10)).versions())
                     .extracting(listed -> listed.version().key() + " " + listed.version().versionId())
                     .containsExactly("a null", "gone v1");
+            long sizes = 3 + reopened.getObject("photos", "nul\0key").orElseThrow().size();
+            assertThat(reopened.statistics()).isEqualTo(new StoreStatistics(2, sizes, 1, 1, 0));
         }
+    }
+
+    @Test
+    void storeOfTheSecondLayoutGetsItsCountersWhenOpened() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.createBucket(bucket("empty"));
+        store.putObject(inline("photos", "a", "four"));
+        store.putObject(version("photos", "k", "v1", newBlock()));
+        store.putObject(version("photos", "k", "v2", newBlock(), newBlock()));
+        store.putObject(marker("photos", "k", "m3"));
+        store.createUpload(upload("photos", "big", "u1"));
+        StoreStatistics expected = new StoreStatistics(3, 4 + (3L << 20), 1, 2, 1);
+        assertThat(store.statistics()).isEqualTo(expected);
+        store.close();
+        // As the previous release left it: no counters family, layout 2.
+        RawDatabase.write(directory, db -> {
+            db.db().dropColumnFamily(db.handle(Family.COUNTERS));
+            db.put(Family.META, Keys.META_LAYOUT, Keys.encodeLong(2));
+        });
+
+        store = openStore();
+        assertThat(store.statistics()).isEqualTo(expected).isEqualTo(countedByListing());
+        store.putObject(inline("photos", "b", "xy"));
+        store.close();
+
+        // Counted once: reopened, layout 3 keeps the counters it has.
+        readRaw(db -> assertThat(Keys.decodeLong(db.get(Family.META, Keys.META_LAYOUT))).isEqualTo(3));
+        store = openStore();
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(4, 6 + (3L << 20), 1, 2, 1));
+    }
+
+    @Test
+    void countersLeftBehindByAnInterruptedUpgradeAreCountedAgain() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(inline("photos", "a", "four"));
+        store.close();
+        RawDatabase.write(directory, db -> {
+            db.put(Family.COUNTERS, "objects".getBytes(UTF_8), Counter.encode(41));
+            db.put(Family.COUNTERS, "bytes".getBytes(UTF_8), Counter.encode(-7));
+            db.put(Family.META, Keys.META_LAYOUT, Keys.encodeLong(2));
+        });
+
+        store = openStore();
+
+        assertThat(store.statistics()).isEqualTo(new StoreStatistics(1, 4, 0, 1, 0));
+    }
+
+    @Test
+    void blocksOfALayoutOneKeyWithNulAreReferencesAndCounted(@TempDir Path legacyDirectory) throws Exception {
+        writeLayoutOne(legacyDirectory);
+        // A second U+0000 key, this one with blocks: the versions family cannot take it either.
+        List<String> names = List.of("buckets", "objects", "uploads", "parts", "garbage", "access_keys");
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (DBOptions options = new DBOptions();
+                RocksDB db = RocksDB.open(options, legacyDirectory.toString(), descriptors(names), handles)) {
+            db.put(handles.get(2), "photos\0blocks\0key".getBytes(UTF_8),
+                    HexFormat.of().parseHex(RecordCodecTest.V1_BLOCKS_OBJECT));
+        } finally {
+            handles.forEach(ColumnFamilyHandle::close);
+        }
+
+        try (MetadataStore upgraded = MetadataStores.rocksDb(new RocksDbConfig(legacyDirectory, SyncPolicy.NONE, 8L << 20))) {
+            ObjectVersion legacy = upgraded.getObject("photos", "blocks\0key").orElseThrow();
+            List<BlockRef> visited = new ArrayList<>();
+            upgraded.forEachBlockReference(visited::add);
+            // dir/ünï has the same two blocks, from its version.
+            assertThat(visited).containsExactlyInAnyOrder(
+                    blocksOf(legacy).get(0), blocksOf(legacy).get(1), blocksOf(legacy).get(0), blocksOf(legacy).get(1));
+            StoreStatistics before = upgraded.statistics();
+            assertThat(before.objects()).isEqualTo(4);
+
+            upgraded.deleteObject("photos", "blocks\0key");
+
+            assertThat(upgraded.statistics())
+                    .isEqualTo(new StoreStatistics(3, before.bytes() - legacy.size(), 1, 1, 0));
+            visited.clear();
+            upgraded.forEachBlockReference(visited::add);
+            assertThat(visited).hasSize(2);
+        }
+    }
+
+    private static List<BlockRef> blocksOf(ObjectVersion version) {
+        return ((ObjectContent.Blocks) version.content()).blocks();
     }
 
     @Test
@@ -190,25 +284,36 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
     void storeOfANewerLayoutIsRefused(@TempDir Path newerDirectory) throws Exception {
         RocksDbConfig config = new RocksDbConfig(newerDirectory, SyncPolicy.NONE, 8L << 20);
         MetadataStores.rocksDb(config).close();
-        writeLayoutVersion(newerDirectory, 3);
+        RawDatabase.write(newerDirectory, db -> db.put(Family.META, Keys.META_LAYOUT, Keys.encodeLong(4)));
 
         assertThatThrownBy(() -> MetadataStores.rocksDb(config))
                 .isInstanceOf(MetadataStorageException.class)
-                .hasMessageContaining("layout 3");
+                .hasMessageContaining("layout 4");
 
         // The refused open released the folder.
-        writeLayoutVersion(newerDirectory, 2);
+        RawDatabase.write(newerDirectory, db -> db.put(Family.META, Keys.META_LAYOUT, Keys.encodeLong(3)));
         MetadataStores.rocksDb(config).close();
     }
 
-    private static void writeLayoutVersion(Path folder, long layout) throws RocksDBException {
+    @Test
+    void aReleaseThatPredatesTheCountersFamilyCannotOpenTheStore() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(inline("photos", "cat.jpg", "meow"));
+        store.close();
+
+        // As the previous release opened it: every family it knew, none with a merge operator.
+        List<String> previousFamilies = familyNames().stream().filter(name -> !name.equals("counters")).toList();
         List<ColumnFamilyHandle> handles = new ArrayList<>();
-        try (DBOptions options = new DBOptions();
-                RocksDB db = RocksDB.open(options, folder.toString(), descriptors(familyNames()), handles)) {
-            db.put(handles.get(Family.META.ordinal() + 1), Keys.META_LAYOUT, Keys.encodeLong(layout));
-        } finally {
-            handles.forEach(ColumnFamilyHandle::close);
+        try (DBOptions options = new DBOptions()) {
+            assertThatThrownBy(() -> RocksDB.open(options, directory.toString(), descriptors(previousFamilies), handles))
+                    .isInstanceOf(RocksDBException.class)
+                    .hasMessageContaining("counters");
         }
+
+        // Refused before it replayed (and cut short) the log: everything is still there.
+        store = openStore();
+        assertThat(store.getObject("photos", "cat.jpg")).isPresent();
+        assertThat(store.statistics().objects()).isEqualTo(1);
     }
 
     @Test
@@ -247,31 +352,8 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
     }
 
     /** Opens the closed store's folder read-only with plain RocksDB, to see its actual layout. */
-    private void readRaw(Consumer<RawDatabase> check) throws RocksDBException {
-        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY));
-        for (Family family : Family.values()) {
-            descriptors.add(new ColumnFamilyDescriptor(family.nameBytes()));
-        }
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        try (DBOptions options = new DBOptions();
-                RocksDB db = RocksDB.openReadOnly(options, directory.toString(), descriptors, handles)) {
-            check.accept(new RawDatabase(db, handles));
-        } finally {
-            handles.forEach(ColumnFamilyHandle::close);
-        }
-    }
-
-    private record RawDatabase(RocksDB db, List<ColumnFamilyHandle> handles) {}
-
-    private static List<byte[]> keys(RawDatabase raw, Family family) {
-        List<byte[]> keys = new ArrayList<>();
-        try (RocksIterator iterator = raw.db().newIterator(raw.handles().get(family.ordinal() + 1))) {
-            for (iterator.seekToFirst(); iterator.isValid(); iterator.next()) {
-                keys.add(iterator.key());
-            }
-        }
-        return keys;
+    private void readRaw(RawDatabase.Check check) throws RocksDBException {
+        RawDatabase.read(directory, check);
     }
 
     private static List<String> familyNames() {
@@ -310,16 +392,6 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
             } finally {
                 handles.forEach(ColumnFamilyHandle::close);
             }
-        }
-    }
-
-    private static byte[] get(RawDatabase raw, Family family, byte[] key) {
-        try {
-            byte[] value = raw.db().get(raw.handles().get(family.ordinal() + 1), key);
-            assertThat(value).as("%s key %s", family, new String(key, UTF_8)).isNotNull();
-            return value;
-        } catch (RocksDBException e) {
-            throw new AssertionError(e);
         }
     }
 }
