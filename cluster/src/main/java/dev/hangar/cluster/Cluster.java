@@ -8,4 +8,9 @@ public final class Cluster {
     public static ClusterNode singleNode(NodeConfig config) {
         return new SingleNode(config);
     }
+
+    /** A cluster of one whose compaction and scrub follow {@code maintenance}. */
+    public static ClusterNode singleNode(NodeConfig config, MaintenanceConfig maintenance) {
+        return new SingleNode(config, maintenance);
+    }
 }

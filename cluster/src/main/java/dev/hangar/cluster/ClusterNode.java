@@ -17,6 +17,9 @@ public interface ClusterNode extends AutoCloseable {
 
     BlockStore blocks();
 
+    /** Compaction and scrub of the stored data: their schedule, progress, and runs on demand. */
+    StorageMaintenance maintenance();
+
     /**
      * Asks for blocks queued by a metadata mutation to be freed soon; the S3 layer calls this after
      * overwriting or deleting something, so that space comes back without waiting for the next sweep.

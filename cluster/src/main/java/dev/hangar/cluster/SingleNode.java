@@ -9,6 +9,7 @@ import dev.hangar.metadata.rocksdb.RocksDbConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Clock;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -24,15 +25,25 @@ final class SingleNode implements ClusterNode {
     private final MetadataStore metadata;
     private final BlockStore blocks;
     private final BlockReclaimer reclaimer;
+    private final StorageMaintenance maintenance;
     /** With BATCH, the node's sync round; otherwise null. */
     private final @Nullable NodeSync sync;
 
     SingleNode(NodeConfig config) {
-        this(config, UnaryOperator.identity(), UnaryOperator.identity());
+        this(config, MaintenanceConfig.DEFAULTS);
+    }
+
+    SingleNode(NodeConfig config, MaintenanceConfig maintenance) {
+        this(config, maintenance, UnaryOperator.identity(), UnaryOperator.identity());
     }
 
     /** Opens the node with its stores wrapped as given, before anything uses them: for tests. */
     SingleNode(NodeConfig config, UnaryOperator<BlockStore> wrapBlocks, UnaryOperator<MetadataStore> wrapMetadata) {
+        this(config, MaintenanceConfig.DEFAULTS, wrapBlocks, wrapMetadata);
+    }
+
+    SingleNode(NodeConfig config, MaintenanceConfig maintenance, UnaryOperator<BlockStore> wrapBlocks,
+            UnaryOperator<MetadataStore> wrapMetadata) {
         boolean coordinated = config.sync().mode() == SyncPolicy.Mode.BATCH;
         try {
             Files.createDirectories(config.dataDirectory());
@@ -53,6 +64,7 @@ final class SingleNode implements ClusterNode {
         // Started last: nothing after it can fail.
         this.sync = coordinated ? new NodeSync(blocks, metadata, config.sync().interval()) : null;
         this.reclaimer = new BlockReclaimer(metadata, blocks, config.reclaimInterval());
+        this.maintenance = new StorageMaintenance(metadata, blocks, maintenance, Clock.systemUTC());
     }
 
     private static BlockStore openBlocks(NodeConfig config, boolean syncInBackground) throws IOException {
@@ -75,6 +87,11 @@ final class SingleNode implements ClusterNode {
     }
 
     @Override
+    public StorageMaintenance maintenance() {
+        return maintenance;
+    }
+
+    @Override
     public void reclaimSoon() {
         reclaimer.reclaimSoon();
     }
@@ -87,11 +104,12 @@ final class SingleNode implements ClusterNode {
     }
 
     /**
-     * Stops the reclaimer and the sync round (running it a last time), then closes the blocks
-     * before the metadata: each close forces what is left, blocks first.
+     * Stops the maintenance, the reclaimer and the sync round (running it a last time), then closes
+     * the blocks before the metadata: each close forces what is left, blocks first.
      */
     @Override
     public void close() {
+        maintenance.close();
         reclaimer.close();
         try {
             try {

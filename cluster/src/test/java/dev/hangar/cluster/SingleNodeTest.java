@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.blockstore.BlockStore;
 import dev.hangar.blockstore.SyncPolicy;
-import dev.hangar.blockstore.local.LocalDiskBlockStore;
+import dev.hangar.blockstore.packed.PackedBlockStore;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.MetadataStore;
 import java.io.ByteArrayInputStream;
@@ -26,7 +26,7 @@ class SingleNodeTest {
     private static final Duration NEVER = Duration.ofHours(1);
 
     private final List<String> events = new CopyOnWriteArrayList<>();
-    private final AtomicReference<LocalDiskBlockStore> localBlocks = new AtomicReference<>();
+    private final AtomicReference<PackedBlockStore> localBlocks = new AtomicReference<>();
 
     @Test
     void aBatchNodeForcesEveryPendingBlockBeforeItSyncsTheWriteAheadLog(@TempDir Path dataDirectory)
@@ -47,18 +47,18 @@ class SingleNodeTest {
 
             node.syncNow();
 
-            assertThat(events).containsExactly("blocks", "metadata with 0 block files pending");
+            assertThat(events).containsExactly("blocks", "metadata with 0 block writes pending");
             assertThat(localBlocks.get().pendingSyncs()).isZero();
 
             node.blocks().write(BlockId.random(), new ByteArrayInputStream(new byte[] {4}));
             events.clear();
         }
         // Close runs a last round, blocks first, before it closes the stores.
-        assertThat(events.subList(0, 2)).containsExactly("blocks", "metadata with 0 block files pending");
+        assertThat(events.subList(0, 2)).containsExactly("blocks", "metadata with 0 block writes pending");
     }
 
     private BlockStore recordBlocks(BlockStore real) {
-        localBlocks.set((LocalDiskBlockStore) real);
+        localBlocks.set((PackedBlockStore) real);
         return (BlockStore) Proxy.newProxyInstance(
                 BlockStore.class.getClassLoader(), new Class<?>[] {BlockStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("sync")) {
@@ -72,7 +72,7 @@ class SingleNodeTest {
         return (MetadataStore) Proxy.newProxyInstance(
                 MetadataStore.class.getClassLoader(), new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("sync")) {
-                        events.add("metadata with " + localBlocks.get().pendingSyncs() + " block files pending");
+                        events.add("metadata with " + localBlocks.get().pendingSyncs() + " block writes pending");
                     }
                     return invoke(real, method, args);
                 });

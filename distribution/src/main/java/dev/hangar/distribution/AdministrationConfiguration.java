@@ -8,9 +8,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The administration endpoints on the management port: access keys and the lifecycle worker. They have no
- * authentication of their own: whoever reaches the management port administers the server, which is why it
- * listens on loopback unless configured otherwise.
+ * The administration endpoints on the management port: access keys, the lifecycle worker and storage
+ * maintenance. They have no authentication of their own: whoever reaches the management port administers the
+ * server, which is why it listens on loopback unless configured otherwise.
  */
 @Configuration(proxyBeanMethods = false)
 class AdministrationConfiguration {
@@ -18,6 +18,11 @@ class AdministrationConfiguration {
     @Bean
     AccessKeysEndpoint accessKeysEndpoint(ClusterNode node, AccessKey root, Clock clock) {
         return new AccessKeysEndpoint(node.metadata(), root, clock);
+    }
+
+    @Bean
+    StorageEndpoint storageEndpoint(ClusterNode node) {
+        return new StorageEndpoint(node);
     }
 
     @Bean

@@ -58,6 +58,10 @@ public record HangarProperties(
      * @param backend where blocks are kept: {@code local} (files under the data folder) or {@code s3}
      *     (a bucket of another S3 service, configured under {@code hangar.storage.s3})
      * @param s3 the remote S3 service of the {@code s3} backend
+     * @param packing how the {@code local} backend packs small chunks into segment files
+     * @param compactionInterval how often packed segment files whose chunks are mostly deleted are
+     *     compacted; {@code 0} runs compaction only on demand
+     * @param scrub the background check of every stored block
      */
     public record Storage(
             @DefaultValue("3KB") DataSize inlineThreshold,
@@ -67,7 +71,41 @@ public record HangarProperties(
             @DefaultValue("64MB") DataSize blockCache,
             @DefaultValue("30s") Duration reclaimInterval,
             @DefaultValue("local") Backend backend,
-            @DefaultValue RemoteS3 s3) {}
+            @DefaultValue RemoteS3 s3,
+            @DefaultValue Packing packing,
+            @DefaultValue("10m") Duration compactionInterval,
+            @DefaultValue Scrub scrub) {}
+
+    /**
+     * The scrub: reads back every block that metadata references, reports corrupt and missing ones,
+     * and removes blocks that nothing references.
+     *
+     * @param interval how often a full scrub runs, the first one an interval after start but at
+     *     most an hour after it; {@code 0} runs it only on demand
+     * @param rate block bytes read per second at most, so the scrub leaves the disk to clients;
+     *     {@code 0} for no limit
+     * @param orphanGrace a block nothing references is removed only if written at least this long
+     *     before the scrub began: younger ones may belong to uploads not committed yet
+     */
+    public record Scrub(
+            @DefaultValue("7d") Duration interval,
+            @DefaultValue("16MB") DataSize rate,
+            @DefaultValue("24h") Duration orphanGrace) {}
+
+    /**
+     * Packing of small chunks into segment files (the {@code local} backend).
+     *
+     * @param below chunks smaller than this are appended to segment files; larger ones get a file
+     *     each. {@code 0} packs nothing. With the default 1 MB chunk size, every chunk but the full
+     *     ones of large objects is packed.
+     * @param segmentSize a segment file is sealed and a new one begun at this size
+     * @param compactionThreshold share of a sealed segment's bytes that must belong to deleted
+     *     chunks before compaction copies out the live ones and removes the file
+     */
+    public record Packing(
+            @DefaultValue("1MB") DataSize below,
+            @DefaultValue("256MB") DataSize segmentSize,
+            @DefaultValue("0.5") double compactionThreshold) {}
 
     /**
      * The remote S3 service that keeps blocks with {@code hangar.storage.backend=s3}.

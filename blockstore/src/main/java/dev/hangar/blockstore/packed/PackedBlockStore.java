@@ -84,6 +84,9 @@ public final class PackedBlockStore implements BlockStore {
     private Segment active;
     /** Bytes ever appended, across segments: the group commit's tickets. Guarded by appendLock. */
     private long appended;
+    /** Records ever appended, and how many of them a sync has forced; guarded by appendLock. */
+    private long appendedRecords;
+    private long forcedRecords;
 
     private final AtomicLong fsyncs = new AtomicLong();
     private final AtomicLong corruptBlocks = new AtomicLong();
@@ -215,6 +218,7 @@ public final class PackedBlockStore implements BlockStore {
             }
             long offset = active.append(header, data);
             appended += header.recordSize();
+            appendedRecords++;
             ticket = appended;
             location = locationOf(active.number(), offset, header);
             active.liveBytes().addAndGet(header.recordSize());
@@ -230,6 +234,7 @@ public final class PackedBlockStore implements BlockStore {
         full.force();
         fsyncs.incrementAndGet();
         groupCommit.markDurable(appended);
+        forcedRecords = appendedRecords;
         index.seal(full.number());
         Segment next = Segment.create(segmentFolder, full.number() + 1);
         segments.put(next.number(), next);
@@ -241,13 +246,18 @@ public final class PackedBlockStore implements BlockStore {
     private long forceActive() throws IOException {
         Segment segment;
         long covered;
+        long records;
         synchronized (appendLock) {
             segment = active;
             covered = appended;
+            records = appendedRecords;
         }
         // Outside the lock, so writers keep appending while the disk syncs: they form the next group.
         segment.force();
         fsyncs.incrementAndGet();
+        synchronized (appendLock) {
+            forcedRecords = Math.max(forcedRecords, records);
+        }
         return covered;
     }
 
@@ -466,6 +476,7 @@ public final class PackedBlockStore implements BlockStore {
                 }
                 long at = active.append(header, data);
                 appended += header.recordSize();
+                appendedRecords++;
                 copy = locationOf(active.number(), at, header);
             }
             copies.put(header.id(), copy);
@@ -542,6 +553,19 @@ public final class PackedBlockStore implements BlockStore {
             index.syncLog();
         }
         files.sync();
+    }
+
+    /**
+     * Writes acknowledged but not yet forced: packed records appended since the last sync, plus the
+     * chunk files the file store still has queued. Always 0 with ALWAYS. For a node that runs the
+     * sync rounds itself, and its tests.
+     */
+    public long pendingSyncs() {
+        long packed;
+        synchronized (appendLock) {
+            packed = appendedRecords - forcedRecords;
+        }
+        return packed + (files instanceof dev.hangar.blockstore.local.LocalDiskBlockStore local ? local.pendingSyncs() : 0);
     }
 
     @Override

@@ -1,0 +1,260 @@
+package dev.hangar.cluster;
+
+import dev.hangar.blockstore.BlockHealth;
+import dev.hangar.blockstore.BlockId;
+import dev.hangar.blockstore.BlockRef;
+import dev.hangar.blockstore.BlockStore;
+import dev.hangar.blockstore.StoredBlock;
+import dev.hangar.metadata.MetadataStore;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One full scrub, run on the calling thread: reads back every block the metadata references,
+ * comparing it with its recorded size and CRC32C, at most {@code bytesPerSecond}; then removes the
+ * blocks that nothing references and that were written at least {@code orphanGrace} before the
+ * scrub began.
+ *
+ * <p>It goes in four steps:
+ *
+ * <ol>
+ *   <li>count the stored blocks, to size a {@link BlockBloomFilter} (skipped, and orphans are not
+ *       looked for, if the store cannot list its blocks);
+ *   <li>walk the references ({@link MetadataStore#forEachBlockReference}, one snapshot of the
+ *       metadata), adding each id to the filter and checking its block;
+ *   <li>confirm the blocks found missing with a second walk: an object deleted after the first
+ *       walk's snapshot loses its blocks without anything being wrong, so a block counts as
+ *       missing only if the metadata still references it;
+ *   <li>list the stored blocks again and remove those the filter has never seen and that are older
+ *       than the cut-off. The first walk saw the metadata as it was when it began, after the
+ *       scrub began; a block written before the cut-off and still unreferenced by then is one
+ *       whose write was never committed (a crash, or a chunk deleted just before one came back),
+ *       unless an upload takes longer than the grace to commit its metadata.
+ * </ol>
+ *
+ * <p>A block that several versions share is checked once per version. The scrub stops between two
+ * blocks when {@code stop} is released; it never interrupts a read, since an interrupted read would
+ * close a file channel that other readers share.
+ */
+final class Scrub {
+    private static final Logger LOG = Logger.getLogger(Scrub.class.getName());
+    /** Blocks found missing are kept for the second walk, up to this many; any more count unconfirmed. */
+    private static final int MAX_MISSING_CANDIDATES = 100_000;
+
+    private final MetadataStore metadata;
+    private final BlockStore blocks;
+    private final long bytesPerSecond;
+    private final Duration orphanGrace;
+    private final Instant started;
+    private final CountDownLatch stop;
+
+    private final AtomicLong blocksChecked = new AtomicLong();
+    private final AtomicLong bytesChecked = new AtomicLong();
+    private final AtomicLong corruptBlocks = new AtomicLong();
+    private final AtomicLong missingBlocks = new AtomicLong();
+    private final AtomicLong failedChecks = new AtomicLong();
+    private final AtomicLong orphansRemoved = new AtomicLong();
+
+    Scrub(MetadataStore metadata, BlockStore blocks, long bytesPerSecond, Duration orphanGrace, Instant started,
+            CountDownLatch stop) {
+        this.metadata = metadata;
+        this.blocks = blocks;
+        this.bytesPerSecond = bytesPerSecond;
+        this.orphanGrace = orphanGrace;
+        this.started = started;
+        this.stop = stop;
+    }
+
+    /** Thrown out of a walk when the node closes; the scrub ends without completing. */
+    static final class Stopped extends RuntimeException {
+        Stopped() {
+            super("the node is closing", null, false, false);
+        }
+    }
+
+    Instant started() {
+        return started;
+    }
+
+    /**
+     * Runs the whole scrub.
+     *
+     * @throws Stopped if the node began to close meanwhile
+     * @throws IOException if the blocks could not be listed
+     */
+    void run() throws IOException {
+        BlockBloomFilter referenced = countedFilter();
+        Map<BlockId, BlockRef> missing = new HashMap<>();
+        Pacer pacer = new Pacer(bytesPerSecond, System.nanoTime());
+        metadata.forEachBlockReference(ref -> {
+            stopIfAsked();
+            if (referenced != null) {
+                referenced.add(ref.id());
+            }
+            check(ref, missing);
+            pace(pacer, ref.size());
+        });
+        confirmMissing(missing);
+        if (referenced != null) {
+            removeOrphans(referenced);
+        }
+    }
+
+    /** A filter sized for the blocks stored now, with room to grow; null if the store cannot list them. */
+    private @Nullable BlockBloomFilter countedFilter() throws IOException {
+        long[] count = {0};
+        try {
+            blocks.forEachBlock(block -> {
+                stopIfAsked();
+                count[0]++;
+            });
+        } catch (UnsupportedOperationException e) {
+            LOG.info(() -> "the block store cannot list its blocks: the scrub checks references but removes no orphans");
+            return null;
+        }
+        return BlockBloomFilter.forExpected(count[0] + count[0] / 4);
+    }
+
+    private void check(BlockRef ref, Map<BlockId, BlockRef> missing) {
+        BlockHealth health = checkOrCount(ref);
+        if (health == null) {
+            return;
+        }
+        switch (health) {
+            case INTACT -> {}
+            case CORRUPT -> reportCorrupt(ref);
+            case MISSING -> {
+                if (missing.size() < MAX_MISSING_CANDIDATES) {
+                    missing.put(ref.id(), ref);
+                } else {
+                    reportMissing(ref, " (not confirmed: too many missing blocks to confirm them all)");
+                }
+            }
+        }
+    }
+
+    /** Checks a block and counts it as checked; null, counted as failed, if it could not be read. */
+    private @Nullable BlockHealth checkOrCount(BlockRef ref) {
+        BlockHealth health;
+        try {
+            health = blocks.check(ref);
+        } catch (IOException | RuntimeException e) {
+            stopIfAsked();
+            failedChecks.incrementAndGet();
+            LOG.log(Level.WARNING, "scrub could not read block " + ref.id(), e);
+            return null;
+        }
+        blocksChecked.incrementAndGet();
+        if (health != BlockHealth.MISSING) {
+            bytesChecked.addAndGet(ref.size());
+        }
+        return health;
+    }
+
+    /** Counts as missing only the blocks that the metadata still references now. */
+    private void confirmMissing(Map<BlockId, BlockRef> candidates) {
+        if (candidates.isEmpty()) {
+            return;
+        }
+        Set<BlockId> stillReferenced = new HashSet<>();
+        metadata.forEachBlockReference(ref -> {
+            stopIfAsked();
+            if (candidates.containsKey(ref.id())) {
+                stillReferenced.add(ref.id());
+            }
+        });
+        for (BlockId id : stillReferenced) {
+            stopIfAsked();
+            BlockRef ref = candidates.get(id);
+            BlockHealth again;
+            try {
+                again = blocks.check(ref);
+            } catch (IOException | RuntimeException e) {
+                failedChecks.incrementAndGet();
+                LOG.log(Level.WARNING, "scrub could not read block " + id, e);
+                continue;
+            }
+            switch (again) {
+                case MISSING -> reportMissing(ref, "");
+                case CORRUPT -> reportCorrupt(ref);
+                case INTACT -> {}
+            }
+        }
+    }
+
+    private void removeOrphans(BlockBloomFilter referenced) throws IOException {
+        Instant cutoff = started.minus(orphanGrace);
+        blocks.forEachBlock(stored -> {
+            stopIfAsked();
+            if (referenced.mightContain(stored.id()) || !stored.writtenAt().isBefore(cutoff)) {
+                return;
+            }
+            removeOrphan(stored);
+        });
+    }
+
+    private void removeOrphan(StoredBlock orphan) {
+        try {
+            blocks.delete(orphan.id());
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "scrub could not remove orphan block " + orphan.id() + "; the next scrub retries", e);
+            return;
+        }
+        orphansRemoved.incrementAndGet();
+        LOG.info(() -> "scrub removed orphan block " + orphan.id() + " (" + orphan.size() + " bytes, written "
+                + orphan.writtenAt() + "): no object version or upload references it");
+    }
+
+    private void reportCorrupt(BlockRef ref) {
+        corruptBlocks.incrementAndGet();
+        LOG.severe(() -> String.format(
+                "scrub found block %s corrupt: its bytes do not match the size %d and CRC32C %08x that the metadata"
+                        + " records; the object it belongs to cannot be read whole",
+                ref.id(), ref.size(), ref.crc32c()));
+    }
+
+    private void reportMissing(BlockRef ref, String note) {
+        missingBlocks.incrementAndGet();
+        LOG.severe(() -> "scrub found block " + ref.id() + " (" + ref.size() + " bytes) missing although the"
+                + " metadata references it" + note + "; the object it belongs to cannot be read whole");
+    }
+
+    private void pace(Pacer pacer, long bytes) {
+        long wait = pacer.waitAfter(bytes, System.nanoTime());
+        if (wait > 0) {
+            try {
+                if (stop.await(wait, TimeUnit.NANOSECONDS)) {
+                    throw new Stopped();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Stopped();
+            }
+        }
+    }
+
+    private void stopIfAsked() {
+        if (stop.getCount() == 0) {
+            throw new Stopped();
+        }
+    }
+
+    /** This scrub's counts, with what the caller knows about it and the scrubs before. */
+    ScrubProgress progress(boolean running, @Nullable Instant lastCompleted, long completedScrubs,
+            @Nullable String error) {
+        return new ScrubProgress(running, started, lastCompleted, completedScrubs, blocksChecked.get(),
+                bytesChecked.get(), corruptBlocks.get(), missingBlocks.get(), failedChecks.get(), orphansRemoved.get(),
+                error);
+    }
+}

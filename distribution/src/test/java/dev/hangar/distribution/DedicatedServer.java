@@ -1,0 +1,118 @@
+package dev.hangar.distribution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hangar.distribution.support.RawS3;
+import dev.hangar.distribution.support.S3Clients;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.http.client.ReactorResourceFactory;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * A Hangar server of one test class's own, for settings that the server {@link AbstractS3IT} shares cannot
+ * have (a tiny segment size, maintenance only on demand) and for tests that tamper with the files on disk.
+ * It runs in-process on random ports, in a data folder of its own, on Reactor Netty event loops of its own
+ * (closing a server on the global ones would stop the shared server too), and is closed by the class.
+ */
+final class DedicatedServer implements AutoCloseable {
+    private static final String ACCESS_KEY = "HANGARDEDICATEDKEY01";
+    private static final String SECRET_KEY = "hangar-dedicated-secret-0123456789abcdefg";
+
+    private final ConfigurableApplicationContext context;
+    private final Path dataDir;
+    private final S3Client s3;
+    private final HttpClient http;
+    private final URI management;
+
+    private DedicatedServer(ConfigurableApplicationContext context, Path dataDir) {
+        this.context = context;
+        this.dataDir = dataDir;
+        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        this.s3 = S3Clients.sync(URI.create("http://localhost:" + port), ACCESS_KEY, SECRET_KEY);
+        this.http = RawS3.newHttpClient();
+        this.management = URI.create("http://localhost:" + context.getEnvironment().getProperty("local.management.port"));
+    }
+
+    /** Starts a server on {@code dataDir} with these {@code hangar.*} settings ({@code "storage.sync=none"}, ...). */
+    static DedicatedServer start(Path dataDir, String... hangarSettings) {
+        // Command-line arguments, not default properties: application.yml derives server.port and
+        // management.server.port from hangar.* keys, and would override defaults.
+        List<String> arguments = new ArrayList<>(List.of(
+                "--hangar.data-dir=" + dataDir,
+                "--hangar.root-access-key=" + ACCESS_KEY,
+                "--hangar.root-secret-key=" + SECRET_KEY,
+                "--hangar.s3.region=" + S3Clients.REGION.id(),
+                "--hangar.s3.port=0",
+                "--server.port=0",
+                "--hangar.management.port=0",
+                "--management.server.port=0",
+                "--hangar.website.enabled=false"));
+        for (String setting : hangarSettings) {
+            arguments.add("--hangar." + setting);
+        }
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(HangarApplication.class)
+                .initializers(initialized -> ((GenericApplicationContext) initialized).registerBean(
+                        ReactorResourceFactory.class, () -> {
+                            ReactorResourceFactory resources = new ReactorResourceFactory();
+                            resources.setUseGlobalResources(false);
+                            return resources;
+                        }))
+                .run(arguments.toArray(String[]::new));
+        return new DedicatedServer(context, dataDir);
+    }
+
+    S3Client s3() {
+        return s3;
+    }
+
+    Path dataDir() {
+        return dataDir;
+    }
+
+    AdminApi admin() {
+        return new AdminApi(management, http);
+    }
+
+    /** The value of a Prometheus series on the management port, summed over its labels; it must be there. */
+    double metric(String series) {
+        OptionalDouble value = prometheusValue(scrape(), series);
+        assertThat(value).as("series %s in the Prometheus scrape", series).isPresent();
+        return value.getAsDouble();
+    }
+
+    private String scrape() {
+        AdminApi.Response response = admin().get("/actuator/prometheus");
+        assertThat(response.status()).as("GET /actuator/prometheus").isEqualTo(200);
+        return response.body();
+    }
+
+    /** The value of {@code series} in a Prometheus scrape, summed over its labels; empty if absent. */
+    static OptionalDouble prometheusValue(String scrape, String series) {
+        Pattern line = Pattern.compile("^" + Pattern.quote(series) + "(\\{[^}]*})?\\s+(\\S+)", Pattern.MULTILINE);
+        Matcher matcher = line.matcher(scrape);
+        boolean found = false;
+        double total = 0;
+        while (matcher.find()) {
+            found = true;
+            total += Double.parseDouble(matcher.group(2));
+        }
+        return found ? OptionalDouble.of(total) : OptionalDouble.empty();
+    }
+
+    @Override
+    public void close() {
+        s3.close();
+        context.close();
+    }
+}
