@@ -1,0 +1,246 @@
+package dev.hangar.cluster.rpc;
+
+import dev.hangar.cluster.layout.NodeId;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.DecoderException;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Accepts connections from other nodes and answers their requests with the {@link RpcHandler}
+ * registered for each method.
+ *
+ * <p>Handlers run on {@code handlerExecutor} (by default a virtual thread per request), never on a
+ * Netty I/O thread, because they touch RocksDB and disk; an I/O thread only decodes and writes.
+ * Register handlers before {@link #start}; a request for an unknown method gets an error answer.
+ */
+public final class RpcServer implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(RpcServer.class.getName());
+    private static final AttributeKey<NodeId> PEER = AttributeKey.valueOf("hangar.rpc.peer");
+
+    private final NodeId self;
+    private final RpcConfig config;
+    private final NetworkFaults faults;
+    private final Executor handlerExecutor;
+    private final @Nullable ExecutorService ownedExecutor;
+    private final Map<String, RpcHandler> handlers = new ConcurrentHashMap<>();
+    private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private @Nullable EventLoopGroup bossGroup;
+    private @Nullable EventLoopGroup workerGroup;
+    private @Nullable Channel serverChannel;
+
+    /** A server with default settings, no faults, and a virtual thread per request. */
+    public RpcServer(NodeId self) {
+        this(self, RpcConfig.defaults(), new NetworkFaults(), null);
+    }
+
+    /**
+     * A server for node {@code self}; {@code handlerExecutor} null runs each request on its own
+     * virtual thread.
+     */
+    public RpcServer(NodeId self, RpcConfig config, NetworkFaults faults, @Nullable Executor handlerExecutor) {
+        this.self = self;
+        this.config = config;
+        this.faults = faults;
+        if (handlerExecutor == null) {
+            this.ownedExecutor = Executors.newVirtualThreadPerTaskExecutor();
+            this.handlerExecutor = ownedExecutor;
+        } else {
+            this.ownedExecutor = null;
+            this.handlerExecutor = handlerExecutor;
+        }
+    }
+
+    /** Serves {@code method} with {@code handler}, replacing any earlier one. */
+    public RpcServer register(String method, RpcHandler handler) {
+        handlers.put(method, handler);
+        return this;
+    }
+
+    /** Binds and starts serving; port 0 picks a free port. Returns the bound address. */
+    public synchronized InetSocketAddress start(String host, int port) throws InterruptedException {
+        if (serverChannel != null) {
+            throw new IllegalStateException("already started");
+        }
+        bossGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        workerGroup = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(bossGroup, workerGroup)
+                .channel(NioServerSocketChannel.class)
+                // A restarted node must be able to bind its port again while old connections linger in TIME_WAIT.
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(config.writeLowWaterMark(), config.writeHighWaterMark()))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        channels.add(ch);
+                        RpcPipeline.configure(ch.pipeline(), config);
+                        ch.pipeline().addLast("server", new ServerHandler());
+                    }
+                });
+        try {
+            serverChannel = bootstrap.bind(host, port).sync().channel();
+        } catch (RuntimeException | InterruptedException e) {
+            shutdownGroups();
+            throw e;
+        }
+        return address();
+    }
+
+    /** The bound address; only after {@link #start}. */
+    public InetSocketAddress address() {
+        Channel channel = serverChannel;
+        if (channel == null) {
+            throw new IllegalStateException("not started");
+        }
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    public NodeId self() {
+        return self;
+    }
+
+    /** Stops accepting, closes every connection (callers see their pending calls fail) and frees the threads. */
+    @Override
+    public synchronized void close() {
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+            serverChannel = null;
+        }
+        channels.close().awaitUninterruptibly();
+        shutdownGroups();
+        if (ownedExecutor != null) {
+            ownedExecutor.shutdownNow();
+        }
+    }
+
+    private void shutdownGroups() {
+        for (EventLoopGroup group : new EventLoopGroup[] {bossGroup, workerGroup}) {
+            if (group != null) {
+                group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            }
+        }
+        bossGroup = null;
+        workerGroup = null;
+    }
+
+    private final class ServerHandler extends SimpleChannelInboundHandler<RpcFrame> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, RpcFrame frame) {
+            switch (frame.kind()) {
+                case HELLO -> ctx.channel().attr(PEER).set(new NodeId(frame.method()));
+                case REQUEST -> dispatch(ctx, frame);
+                case RESPONSE, ERROR -> {
+                    LOG.warning(() -> "closing " + ctx.channel() + ": a client sent a " + frame.kind() + " frame");
+                    ctx.close();
+                }
+            }
+        }
+
+        private void dispatch(ChannelHandlerContext ctx, RpcFrame frame) {
+            NodeId from = ctx.channel().attr(PEER).get();
+            if (from == null) {
+                reply(ctx, null, error(frame, "request before hello"));
+                return;
+            }
+            RpcHandler handler = handlers.get(frame.method());
+            if (handler == null) {
+                reply(ctx, from, error(frame, "no handler for method " + frame.method() + " on node " + self));
+                return;
+            }
+            handlerExecutor.execute(() -> {
+                CompletableFuture<byte[]> result;
+                try {
+                    result = handler.handle(from, frame.payload());
+                } catch (Throwable e) {
+                    result = CompletableFuture.failedFuture(e);
+                }
+                result.whenComplete((payload, failure) -> {
+                    if (failure != null) {
+                        reply(ctx, from, error(frame, describe(failure)));
+                    } else if (RpcFrameCodec.frameSize("", payload.length) > config.maxFrameBytes()) {
+                        reply(ctx, from, error(frame, "response of " + payload.length
+                                + " bytes exceeds the maximum frame of " + config.maxFrameBytes() + " bytes"));
+                    } else {
+                        reply(ctx, from, new RpcFrame(RpcFrame.Kind.RESPONSE, frame.requestId(), "", payload));
+                    }
+                });
+            });
+        }
+
+        private void reply(ChannelHandlerContext ctx, @Nullable NodeId to, RpcFrame answer) {
+            NetworkFaults.Verdict verdict = to == null ? new NetworkFaults.Verdict.Deliver(0) : faults.verdict(self, to);
+            switch (verdict) {
+                case NetworkFaults.Verdict.Drop drop -> {}
+                case NetworkFaults.Verdict.Deliver deliver when deliver.delayNanos() > 0 ->
+                        ctx.executor().schedule(() -> ctx.writeAndFlush(answer), deliver.delayNanos(), TimeUnit.NANOSECONDS);
+                case NetworkFaults.Verdict.Deliver deliver -> ctx.writeAndFlush(answer);
+            }
+        }
+
+        // Stop reading requests while the answers to earlier ones cannot be written: the client's
+        // unread responses then hold back its own requests through TCP flow control.
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+            ctx.fireChannelWritabilityChanged();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (cause instanceof DecoderException) {
+                // A peer's protocol error, not ours: the message says all there is to say.
+                LOG.warning(() -> "closing RPC connection " + ctx.channel() + ": " + cause.getMessage());
+            } else {
+                LOG.log(Level.WARNING, "closing RPC connection " + ctx.channel() + ": " + cause, cause);
+            }
+            ctx.close();
+        }
+    }
+
+    // Long messages are cut: an error must never itself be refused as too large.
+    private static RpcFrame error(RpcFrame request, String message) {
+        if (message.length() > 4096) {
+            message = message.substring(0, 4096) + "...";
+        }
+        return new RpcFrame(RpcFrame.Kind.ERROR, request.requestId(), "", message.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String describe(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        String message = cause.getMessage();
+        return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+}
