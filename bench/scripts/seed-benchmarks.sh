@@ -5,7 +5,9 @@
 #   bench/scripts/seed-benchmarks.sh OUT [MODES...]       (default modes: always batch none)
 #
 # Environment: JAVA (a JDK 21+ java), BILLION_BATCHES (default 128, s3billion's), SMALL_OBJECTS
-# (default 50000), PUT_SECONDS (default 60), SERVER_HEAP (default 512m). Build first:
+# (default 50000), PUT_SECONDS (default 60), SERVER_HEAP (default 512m), CHECKSUMS (default
+# when-required: no aws-chunked CRC trailer per PUT, like warp; when-supported is the SDK's
+# default, which costs the client more CPU than the server spends on a small PUT). Build first:
 #   ./mvnw -q -DskipTests -pl distribution,bench -am package
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,7 +23,7 @@ BENCH_JAR=bench/target/benchmarks.jar
 mkdir -p "$OUT"
 export AWS_ACCESS_KEY_ID=BENCHKEY00000000000001 AWS_SECRET_ACCESS_KEY=bench-secret-000000000000000000000000000
 LG=("$JAVA" -cp "$BENCH_JAR" dev.hangar.bench.LoadGenerator)
-S3=(--endpoint http://127.0.0.1:19000 --path-style)
+S3=(--endpoint http://127.0.0.1:19000 --path-style --checksums "${CHECKSUMS:-when-required}")
 SERVER_PID=
 
 stop_server() {

@@ -4,6 +4,7 @@ import dev.hangar.blockstore.BlockStoreStatistics;
 import dev.hangar.cluster.ClusterNode;
 import dev.hangar.cluster.ScrubProgress;
 import dev.hangar.metadata.StoreStatistics;
+import dev.hangar.metadata.WriteLogStatistics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,11 +31,13 @@ final class StorageMetrics implements MeterBinder {
     private final Snapshot<StoreStatistics> stored;
     private final Snapshot<BlockStoreStatistics> blocks;
     private final Snapshot<ScrubProgress> scrub;
+    private final Snapshot<WriteLogStatistics> writeLog;
 
     StorageMetrics(ClusterNode node) {
         this.stored = new Snapshot<>(() -> node.metadata().statistics(), StoreStatistics.EMPTY);
         this.blocks = new Snapshot<>(() -> node.blocks().statistics(), BlockStoreStatistics.NONE);
         this.scrub = new Snapshot<>(() -> node.maintenance().scrubProgress(), ScrubProgress.NONE);
+        this.writeLog = new Snapshot<>(() -> node.metadata().writeLog(), WriteLogStatistics.NONE);
     }
 
     @Override
@@ -69,6 +72,14 @@ final class StorageMetrics implements MeterBinder {
         counter(registry, blocks, "hangar.storage.group.commit.writes", null,
                 "Packed writes acknowledged by group commits; divided by the group commits, the mean group size",
                 BlockStoreStatistics::groupCommittedWrites);
+        counter(registry, writeLog, "hangar.storage.metadata.log.syncs", null,
+                "Syncs of the metadata's write-ahead log", WriteLogStatistics::syncs);
+        counter(registry, writeLog, "hangar.storage.metadata.write.groups", null,
+                "Metadata write groups: writes whose log write (and sync) a leader made for itself and its followers",
+                WriteLogStatistics::groups);
+        counter(registry, writeLog, "hangar.storage.metadata.writes", null,
+                "Metadata writes through the log; divided by the write groups, the mean group size",
+                WriteLogStatistics::groupedWrites);
         counter(registry, blocks, "hangar.storage.corrupt.blocks", null,
                 "Reads and checks that found a block not matching its CRC32C", BlockStoreStatistics::corruptBlocks);
         counter(registry, blocks, "hangar.storage.compaction.segments", null, "Segment files removed by compaction",

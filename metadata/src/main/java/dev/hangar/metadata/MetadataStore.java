@@ -330,6 +330,11 @@ public interface MetadataStore extends AutoCloseable {
      */
     default void sync() {}
 
+    /** How the write-ahead log was synced and shared since the store opened, for metrics. */
+    default WriteLogStatistics writeLog() {
+        return WriteLogStatistics.NONE;
+    }
+
     @Override
     void close();
 }

@@ -21,6 +21,11 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Slice;
 import org.rocksdb.Statistics;
+import org.rocksdb.StatsLevel;
+import org.rocksdb.HistogramType;
+import java.util.EnumSet;
+import org.rocksdb.TickerType;
+import dev.hangar.metadata.WriteLogStatistics;
 import org.rocksdb.TickerType;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WriteBatch;
@@ -59,7 +64,7 @@ final class Database implements AutoCloseable {
     }
 
     static Database open(RocksDbConfig config) {
-        return open(config, false);
+        return open(config, true);
     }
 
     /**
@@ -79,7 +84,14 @@ final class Database implements AutoCloseable {
             Cache cache = track(created, new LRUCache(config.blockCacheBytes()));
             BloomFilter bloom = track(created, new BloomFilter(Tuning.BLOOM_BITS_PER_KEY));
             UInt64AddOperator counterMerge = track(created, new UInt64AddOperator());
-            Statistics statistics = collectStatistics ? track(created, new Statistics()) : null;
+            // Tickers only: no histograms, and no detailed timers, which read the clock around
+            // every operation.
+            Statistics statistics = collectStatistics
+                    ? track(created, new Statistics(EnumSet.allOf(HistogramType.class)))
+                    : null;
+            if (statistics != null) {
+                statistics.setStatsLevel(StatsLevel.EXCEPT_DETAILED_TIMERS);
+            }
             DBOptions databaseOptions = track(created, Tuning.databaseOptions(statistics));
             // ALWAYS syncs the log in each write; concurrent writers join one write group and share
             // its sync. BATCH and NONE write the log unsynced, which a process crash does not lose.
@@ -187,7 +199,20 @@ final class Database implements AutoCloseable {
         }
     }
 
-    /** A RocksDB ticker; only when opened to collect statistics (tests). */
+    /** Syncs of the write-ahead log and how writers shared them, from RocksDB's tickers. */
+    WriteLogStatistics writeLog() {
+        if (statistics == null) {
+            return WriteLogStatistics.NONE;
+        }
+        // A leader counts its own write as done by self and each follower's as done by other.
+        long leaders = statistics.getTickerCount(TickerType.WRITE_DONE_BY_SELF);
+        return new WriteLogStatistics(
+                statistics.getTickerCount(TickerType.WAL_FILE_SYNCED),
+                leaders,
+                leaders + statistics.getTickerCount(TickerType.WRITE_DONE_BY_OTHER));
+    }
+
+    /** A RocksDB ticker; only when opened to collect statistics. */
     long ticker(TickerType type) {
         if (statistics == null) {
             throw new IllegalStateException("opened without statistics");

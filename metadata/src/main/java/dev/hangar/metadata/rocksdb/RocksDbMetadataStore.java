@@ -19,6 +19,7 @@ import dev.hangar.metadata.PartListing;
 import dev.hangar.metadata.Precondition;
 import dev.hangar.metadata.PreconditionFailedException;
 import dev.hangar.metadata.StoreStatistics;
+import dev.hangar.metadata.WriteLogStatistics;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
@@ -831,6 +832,11 @@ public final class RocksDbMetadataStore implements MetadataStore {
     // Whole-store views
 
     /** Reads the counters that every mutation updates in its own batch (see {@link Counter}). */
+    @Override
+    public WriteLogStatistics writeLog() {
+        return database.writeLog();
+    }
+
     @Override
     public StoreStatistics statistics() {
         try (var held = locks.open()) {

@@ -51,8 +51,8 @@ final class Tuning {
                 // bounding log disk use and replay time at restart.
                 .setMaxTotalWalSize(256 * MIB);
         if (statistics != null) {
-            // Tickers (seeks, nexts, bytes read, bloom filter checks) for tests; off by default,
-            // since each counted event costs a little.
+            // Tickers: log syncs and write groups for metrics; seeks, nexts and bloom checks for
+            // tests. Counters only, which cost an increment per event.
             options.setStatistics(statistics);
         }
         return options;
