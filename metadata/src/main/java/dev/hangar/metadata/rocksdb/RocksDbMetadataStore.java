@@ -83,7 +83,8 @@ public final class RocksDbMetadataStore implements MetadataStore {
      * brings a store of an earlier layout to the current one ({@link LayoutUpgrade}).
      */
     static RocksDbMetadataStore open(RocksDbConfig config, InstantSource clock) {
-        return open(config, clock, false);
+        // Tickers are cheap counters, and the log's syncs and write groups are metrics.
+        return open(config, clock, true);
     }
 
     /**

@@ -117,6 +117,36 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
     }
 
     @Test
+    void concurrentWritersShareSyncsOfTheLogWithSyncAlways(@TempDir Path syncDirectory) throws Exception {
+        RocksDbConfig config = new RocksDbConfig(syncDirectory, SyncPolicy.ALWAYS, 8L << 20);
+        try (MetadataStore store = MetadataStores.rocksDb(config)) {
+            store.createBucket(bucket("photos"));
+            var before = store.writeLog();
+            java.util.concurrent.ExecutorService writers = java.util.concurrent.Executors.newFixedThreadPool(16);
+            try {
+                List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+                for (int i = 0; i < 800; i++) {
+                    String key = "k" + i;
+                    futures.add(writers.submit(() -> store.putObject(inline("photos", key, "x"))));
+                }
+                for (var future : futures) {
+                    future.get();
+                }
+            } finally {
+                writers.shutdown();
+            }
+            var after = store.writeLog();
+
+            long writes = after.groupedWrites() - before.groupedWrites();
+            long groups = after.groups() - before.groups();
+            assertThat(writes).isGreaterThanOrEqualTo(800);
+            // Every write group syncs the log once; sixteen writers leave room to share.
+            assertThat(after.syncs() - before.syncs()).isPositive().isLessThanOrEqualTo(groups);
+            assertThat(groups).isLessThan(writes);
+        }
+    }
+
+    @Test
     void versionsStayInWriteOrderWhenTheClockStepsBack(@TempDir Path clockDirectory) throws Exception {
         RocksDbConfig config = new RocksDbConfig(clockDirectory, SyncPolicy.NONE, 8L << 20);
         Instant late = Instant.parse("2030-01-01T00:00:00Z");
