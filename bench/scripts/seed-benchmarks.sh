@@ -51,13 +51,13 @@ start_server() {
   exit 1
 }
 
-# Heap in use and resident memory of the server, from its own Micrometer gauges and ps.
+# Heap in use after a full GC (jcmd, beside the java that runs the server) and resident memory.
 heap_report() {
-  local mode=$1 when=$2
-  local used
-  used=$(curl -s http://127.0.0.1:19001/actuator/prometheus \
-    | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {s += $2} END {printf "%.0f", s / 1048576}')
-  echo "$mode $when heap_used_mib=$used rss_mib=$(( $(ps -o rss= -p "$SERVER_PID") / 1024 ))" | tee -a "$OUT/heap.txt"
+  local mode=$1 when=$2 jcmd
+  jcmd="$(dirname "$(command -v "$JAVA")")/jcmd"
+  "$jcmd" "$SERVER_PID" GC.run > /dev/null
+  echo "$mode $when: $("$jcmd" "$SERVER_PID" GC.heap_info | grep -m1 -o 'total.*used [0-9]*K'), rss $(( $(ps -o rss= -p "$SERVER_PID") / 1024 )) MiB" \
+    | tee -a "$OUT/heap.txt"
 }
 
 for mode in "${MODES[@]}"; do
