@@ -34,10 +34,11 @@ final class StorageMetrics implements MeterBinder {
     private final Snapshot<WriteLogStatistics> writeLog;
 
     StorageMetrics(ClusterNode node) {
-        this.stored = new Snapshot<>(() -> node.metadata().statistics(), StoreStatistics.EMPTY);
-        this.blocks = new Snapshot<>(() -> node.blocks().statistics(), BlockStoreStatistics.NONE);
-        this.scrub = new Snapshot<>(() -> node.maintenance().scrubProgress(), ScrubProgress.NONE);
-        this.writeLog = new Snapshot<>(() -> node.metadata().writeLog(), WriteLogStatistics.NONE);
+        this.stored = new Snapshot<>(() -> node.metadata().statistics(), StoreStatistics.EMPTY, FRESH_NANOS);
+        this.blocks = new Snapshot<>(() -> node.blocks().statistics(), BlockStoreStatistics.NONE, FRESH_NANOS);
+        // A field read: nothing to save by caching, and a scrape right after a scrub sees its end.
+        this.scrub = new Snapshot<>(() -> node.maintenance().scrubProgress(), ScrubProgress.NONE, 0);
+        this.writeLog = new Snapshot<>(() -> node.metadata().writeLog(), WriteLogStatistics.NONE, FRESH_NANOS);
     }
 
     @Override
@@ -138,14 +139,17 @@ final class StorageMetrics implements MeterBinder {
         private volatile long takenAt;
         private volatile boolean taken;
 
-        Snapshot(Supplier<T> source, T initial) {
+        private final long freshNanos;
+
+        Snapshot(Supplier<T> source, T initial, long freshNanos) {
             this.source = source;
             this.value = initial;
+            this.freshNanos = freshNanos;
         }
 
         T get() {
             long now = System.nanoTime();
-            if (!taken || now - takenAt > FRESH_NANOS) {
+            if (!taken || now - takenAt >= freshNanos) {
                 try {
                     value = source.get();
                     takenAt = now;

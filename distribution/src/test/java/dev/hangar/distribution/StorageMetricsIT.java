@@ -25,7 +25,14 @@ class StorageMetricsIT extends AbstractS3IT {
             s3.putObject(request -> request.bucket(bucket).key(key), content.requestBody());
         }
 
+        // Storage statistics are sampled at most every 100 ms: a scrape just before the PUTs may
+        // still be what the next one shows.
         String scrape = scrape();
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (value(scrape, "hangar_storage_packed_chunks") < OBJECTS && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            scrape = scrape();
+        }
 
         assertThat(value(scrape, "hangar_storage_objects")).isGreaterThanOrEqualTo(OBJECTS);
         assertThat(value(scrape, "hangar_storage_bytes")).isGreaterThanOrEqualTo(bytes);
