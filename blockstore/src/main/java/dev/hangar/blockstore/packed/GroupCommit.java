@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.NavigableSet;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +24,9 @@ final class GroupCommit {
     }
 
     private final Sync sync;
-    private final Object monitor = new Object();
+    /** A lock, not a monitor: a virtual thread waiting on a monitor pins its carrier before JDK 24. */
+    private final ReentrantLock monitor = new ReentrantLock();
+    private final Condition changed = monitor.newCondition();
     /** Tickets of writers waiting; guarded by monitor. */
     private final NavigableSet<Long> waiting = new TreeSet<>();
     private long durable;
@@ -46,7 +50,8 @@ final class GroupCommit {
     void awaitDurable(long ticket) throws IOException {
         boolean interrupted = false;
         try {
-            synchronized (monitor) {
+            monitor.lock();
+            try {
                 // The leader's own ticket stays here too, so that it counts in its group's size.
                 waiting.add(ticket);
                 while (true) {
@@ -64,12 +69,14 @@ final class GroupCommit {
                         break;
                     }
                     try {
-                        monitor.wait();
+                        changed.await();
                     } catch (InterruptedException e) {
                         // The data is appended already; the writer must learn whether it is durable.
                         interrupted = true;
                     }
                 }
+            } finally {
+                monitor.unlock();
             }
             lead(ticket);
         } finally {
@@ -85,15 +92,19 @@ final class GroupCommit {
         try {
             covered = sync.forceAll();
         } catch (IOException | RuntimeException e) {
-            synchronized (monitor) {
+            monitor.lock();
+            try {
                 failure = e instanceof IOException io ? io : new IOException(e);
                 syncing = false;
                 waiting.remove(ticket);
-                monitor.notifyAll();
+                changed.signalAll();
+            } finally {
+                monitor.unlock();
             }
             throw e;
         }
-        synchronized (monitor) {
+        monitor.lock();
+        try {
             durable = Math.max(durable, covered);
             syncing = false;
             NavigableSet<Long> done = waiting.headSet(durable, true);
@@ -103,16 +114,21 @@ final class GroupCommit {
             commits.incrementAndGet();
             committedWrites.incrementAndGet();
             largest.accumulateAndGet(group, Math::max);
-            monitor.notifyAll();
+            changed.signalAll();
+        } finally {
+            monitor.unlock();
         }
     }
 
     /** Marks everything up to {@code ticket} durable: a sync made outside, on rotation. */
     void markDurable(long ticket) {
-        synchronized (monitor) {
+        monitor.lock();
+        try {
             durable = Math.max(durable, ticket);
             commits.incrementAndGet();
-            monitor.notifyAll();
+            changed.signalAll();
+        } finally {
+            monitor.unlock();
         }
     }
 

@@ -45,6 +45,8 @@ final class Database implements AutoCloseable {
     private final @Nullable WalSync walSync;
     /** RocksDB's tickers, when opened to collect them; otherwise null. */
     private final @Nullable Statistics statistics;
+    /** With sync=always, the platform threads that make synced writes for virtual threads. */
+    private final @Nullable SyncedWriters syncedWrites;
 
     private Database(
             RocksDB db,
@@ -61,6 +63,7 @@ final class Database implements AutoCloseable {
         this.options = options;
         this.walSync = walSync;
         this.statistics = statistics;
+        this.syncedWrites = writeOptions.sync() ? new SyncedWriters() : null;
     }
 
     static Database open(RocksDbConfig config) {
@@ -154,6 +157,10 @@ final class Database implements AutoCloseable {
             walSync.checkHealthy();
         }
         batch.stageCounts();
+        if (syncedWrites != null && Thread.currentThread().isVirtual()) {
+            syncedWrites.write(db, writeOptions, batch.writeBatch);
+            return;
+        }
         try {
             db.write(writeOptions, batch.writeBatch);
         } catch (RocksDBException e) {
@@ -256,6 +263,9 @@ final class Database implements AutoCloseable {
             if (walSync != null) {
                 // The last sync, while the database is still open.
                 walSync.close();
+            }
+            if (syncedWrites != null) {
+                syncedWrites.close();
             }
         } finally {
             // Column family handles before the database, the options it used after it.
