@@ -1,0 +1,42 @@
+package dev.hangar.cluster.table;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * One replica's copy of a table. Implementations are thread-safe; calls may block on disk, so they
+ * must not run on a Netty I/O thread.
+ */
+public interface LocalTable extends AutoCloseable {
+    /** Number of partitions the key space is split into; partition numbers are below it. */
+    int partitions();
+
+    /** The partition that holds every entry of {@code partitionKey}. */
+    int partitionOf(byte[] partitionKey);
+
+    /**
+     * Merges {@code entry} into the stored entry of its key under {@link Entry}'s merge rule and
+     * returns what is stored afterwards: {@code entry} if it won, the stored one otherwise.
+     */
+    Entry merge(Entry entry);
+
+    /** The stored entry, tombstones included. */
+    Optional<Entry> get(byte[] partitionKey, byte[] sortKey);
+
+    /**
+     * Up to {@code limit} stored entries of {@code partitionKey} with sort keys at or above {@code
+     * fromSortKey}, in unsigned bytewise order of sort key, tombstones included (a reader merging
+     * several replicas needs them to hide values other replicas still hold).
+     */
+    List<Entry> range(byte[] partitionKey, byte[] fromSortKey, int limit);
+
+    /** Visits every stored entry of one partition, in key order, tombstones included. */
+    void forEachInPartition(int partition, Consumer<Entry> visitor);
+
+    /** Deletes tombstones whose wall time is before {@code wallMillis}; returns how many. */
+    int purgeTombstonesBefore(long wallMillis);
+
+    @Override
+    void close();
+}

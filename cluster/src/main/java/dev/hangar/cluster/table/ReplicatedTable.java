@@ -1,0 +1,273 @@
+package dev.hangar.cluster.table;
+
+import dev.hangar.cluster.layout.ClusterLayout;
+import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.rpc.RpcClient;
+import dev.hangar.cluster.rpc.RpcPeer;
+import dev.hangar.cluster.rpc.RpcServer;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A table replicated over the nodes of each partition, leaderless: any node coordinates any
+ * operation, writes go to every replica and are acknowledged at the write quorum, reads merge the
+ * answers of the read quorum and repair the replicas found stale.
+ *
+ * <p>Each put and each get costs one round of parallel calls (none when the local replica suffices),
+ * because there is nothing to agree on: entries merge by {@link Entry}'s rule wherever they meet.
+ * The price is that concurrent writes of one key keep only the last, by hybrid timestamp.
+ *
+ * <p>The futures complete on Netty I/O or virtual threads; dependent stages must not block.
+ */
+public final class ReplicatedTable implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(ReplicatedTable.class.getName());
+    private static final byte[] EMPTY = new byte[0];
+
+    private final TableConfig config;
+    private final NodeId self;
+    private final Supplier<ClusterLayout> layout;
+    private final RpcClient client;
+    private final Function<NodeId, InetSocketAddress> addresses;
+    private final LocalTable local;
+    private final HybridLogicalClock clock;
+    // Local RocksDB work runs here, never on the I/O thread that completed an RPC.
+    private final ExecutorService localExecutor = Executors.newVirtualThreadPerTaskExecutor();
+    private final RoundStats rounds = new RoundStats();
+    private final LongAdder repairs = new LongAdder();
+
+    /** A table on the system clock; registers its methods on {@code server}. */
+    public ReplicatedTable(TableConfig config, NodeId self, Supplier<ClusterLayout> layout, RpcClient client,
+            RpcServer server, Function<NodeId, InetSocketAddress> addresses, LocalTable local) {
+        this(config, self, layout, client, server, addresses, local, new HybridLogicalClock(self));
+    }
+
+    /** A table on {@code clock}; registers its methods on {@code server}. */
+    public ReplicatedTable(TableConfig config, NodeId self, Supplier<ClusterLayout> layout, RpcClient client,
+            RpcServer server, Function<NodeId, InetSocketAddress> addresses, LocalTable local,
+            HybridLogicalClock clock) {
+        this.config = config;
+        this.self = self;
+        this.layout = layout;
+        this.client = client;
+        this.addresses = addresses;
+        this.local = local;
+        this.clock = clock;
+        // Server handlers run on virtual threads: blocking on RocksDB there is fine.
+        server.register(config.method("merge"), (from, payload) -> {
+            for (Entry entry : Wire.entries(payload)) {
+                mergeLocally(entry);
+            }
+            return CompletableFuture.completedFuture(EMPTY);
+        });
+        server.register(config.method("get"), (from, payload) -> {
+            Wire.GetRequest request = Wire.getRequest(payload);
+            return CompletableFuture.completedFuture(
+                    Wire.optionalEntry(local.get(request.partitionKey(), request.sortKey())));
+        });
+        server.register(config.method("range"), (from, payload) -> {
+            Wire.RangeRequest request = Wire.rangeRequest(payload);
+            return CompletableFuture.completedFuture(
+                    Wire.entries(local.range(request.partitionKey(), request.fromSortKey(), request.limit())));
+        });
+    }
+
+    public TableConfig config() {
+        return config;
+    }
+
+    public NodeId self() {
+        return self;
+    }
+
+    /** This node's replica. */
+    public LocalTable local() {
+        return local;
+    }
+
+    public HybridLogicalClock clock() {
+        return clock;
+    }
+
+    /** Sequential inter-node rounds per operation ({@code put}, {@code get}, {@code range}). */
+    public RoundStats rounds() {
+        return rounds;
+    }
+
+    /** Entries sent to replicas found stale by reads, so far. */
+    public long readRepairs() {
+        return repairs.sum();
+    }
+
+    /** Writes {@code value} under a fresh timestamp of this node's clock. */
+    public CompletableFuture<Entry> put(byte[] partitionKey, byte[] sortKey, byte[] value) {
+        return put(Entry.of(partitionKey, sortKey, value, clock.now()));
+    }
+
+    /** Deletes by writing a tombstone under a fresh timestamp. */
+    public CompletableFuture<Entry> delete(byte[] partitionKey, byte[] sortKey) {
+        return put(Entry.tombstone(partitionKey, sortKey, clock.now()));
+    }
+
+    /**
+     * Sends {@code entry} to every replica of its partition and completes with it once the write
+     * quorum stored it; the other replicas still get it in the background. Fails with {@link
+     * QuorumException} when too few replicas answer within the timeout. An entry that loses to a
+     * newer one on a replica still counts as an ack: that replica holds a state at least as new.
+     */
+    public CompletableFuture<Entry> put(Entry entry) {
+        clock.update(entry.timestamp());
+        List<NodeId> replicas = replicasOf(entry.partitionKey());
+        byte[] payload = Wire.entries(List.of(entry));
+        return QuorumCall.<Boolean>run("put", replicas, config.writeQuorum(), replicas.size(), self, node ->
+                        node.equals(self)
+                                ? CompletableFuture.supplyAsync(() -> mergeLocally(entry) != null, localExecutor)
+                                : call(node, "merge", payload).thenApply(r -> true))
+                .thenApply(answers -> {
+                    rounds.record("put", answers.rounds());
+                    return entry;
+                });
+    }
+
+    /**
+     * The live entry of a key, merged from the read quorum (self first when a replica, then the
+     * closest); empty if absent or deleted. Replicas that answered with an older entry or none are
+     * repaired in the background.
+     */
+    public CompletableFuture<Optional<Entry>> get(byte[] partitionKey, byte[] sortKey) {
+        List<NodeId> replicas = ReplicaSet.closestFirst(layout.get(), local.partitionOf(partitionKey), self);
+        byte[] payload = Wire.getRequest(partitionKey, sortKey);
+        return QuorumCall.<Optional<Entry>>run("get", replicas, config.readQuorum(), config.readQuorum(), self, node ->
+                        node.equals(self)
+                                ? CompletableFuture.supplyAsync(() -> local.get(partitionKey, sortKey), localExecutor)
+                                : call(node, "get", payload).thenApply(Wire::optionalEntry))
+                .thenApply(answers -> {
+                    rounds.record("get", answers.rounds());
+                    Entry winner = null;
+                    for (Optional<Entry> answer : answers.byNode().values()) {
+                        winner = Entry.winner(winner, answer.orElse(null));
+                    }
+                    if (winner == null) {
+                        return Optional.<Entry>empty();
+                    }
+                    clock.update(winner.timestamp());
+                    for (Map.Entry<NodeId, Optional<Entry>> answer : answers.byNode().entrySet()) {
+                        if (!answer.getValue().equals(Optional.of(winner))) {
+                            repair(answer.getKey(), List.of(winner));
+                        }
+                    }
+                    return winner.isTombstone() ? Optional.<Entry>empty() : Optional.of(winner);
+                });
+    }
+
+    /**
+     * Live entries of {@code partitionKey} from {@code fromSortKey} (inclusive), merged from the read
+     * quorum's pages of up to {@code limit} entries each, with read repair of the keys a replica
+     * lacked or held older. See {@link RangePage} for continuing.
+     */
+    public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be positive: " + limit);
+        }
+        List<NodeId> replicas = ReplicaSet.closestFirst(layout.get(), local.partitionOf(partitionKey), self);
+        byte[] payload = Wire.rangeRequest(partitionKey, fromSortKey, limit);
+        return QuorumCall.<List<Entry>>run("range", replicas, config.readQuorum(), config.readQuorum(), self, node ->
+                        node.equals(self)
+                                ? CompletableFuture.supplyAsync(() -> local.range(partitionKey, fromSortKey, limit), localExecutor)
+                                : call(node, "range", payload).thenApply(Wire::entries))
+                .thenApply(answers -> {
+                    rounds.record("range", answers.rounds());
+                    return mergePages(answers.byNode(), limit);
+                });
+    }
+
+    // Only keys up to the smallest last key of a full page are known to every answering replica:
+    // beyond it a replica may hold a newer entry or tombstone it did not send.
+    private RangePage mergePages(Map<NodeId, List<Entry>> pages, int limit) {
+        byte[] cutoff = null;
+        for (List<Entry> page : pages.values()) {
+            if (page.size() >= limit) {
+                byte[] last = page.getLast().sortKey();
+                if (cutoff == null || Arrays.compareUnsigned(last, cutoff) < 0) {
+                    cutoff = last;
+                }
+            }
+        }
+        Comparator<byte[]> bytewise = Arrays::compareUnsigned;
+        TreeMap<byte[], Entry> merged = new TreeMap<>(bytewise);
+        for (List<Entry> page : pages.values()) {
+            for (Entry entry : page) {
+                if (cutoff == null || Arrays.compareUnsigned(entry.sortKey(), cutoff) <= 0) {
+                    merged.merge(entry.sortKey(), entry, Entry::merge);
+                }
+            }
+        }
+        for (Map.Entry<NodeId, List<Entry>> page : pages.entrySet()) {
+            TreeMap<byte[], Entry> held = new TreeMap<>(bytewise);
+            page.getValue().forEach(entry -> held.put(entry.sortKey(), entry));
+            List<Entry> stale = new ArrayList<>();
+            for (Entry winner : merged.values()) {
+                if (!winner.equals(held.get(winner.sortKey()))) {
+                    stale.add(winner);
+                }
+            }
+            if (!stale.isEmpty()) {
+                repair(page.getKey(), stale);
+            }
+        }
+        List<Entry> live = merged.values().stream().filter(e -> !e.isTombstone()).toList();
+        // The smallest key after the cutoff: the cutoff followed by a zero byte.
+        byte[] next = cutoff == null ? null : Arrays.copyOf(cutoff, cutoff.length + 1);
+        return new RangePage(live, next);
+    }
+
+    /** Deletes local tombstones older than the GC delay; returns how many. Blocks on disk. */
+    public int purgeTombstones() {
+        return local.purgeTombstonesBefore(clock.physicalMillis() - config.tombstoneGcDelay().toMillis());
+    }
+
+    private List<NodeId> replicasOf(byte[] partitionKey) {
+        return layout.get().replicas(local.partitionOf(partitionKey));
+    }
+
+    private Entry mergeLocally(Entry entry) {
+        clock.update(entry.timestamp());
+        return local.merge(entry);
+    }
+
+    private void repair(NodeId node, List<Entry> entries) {
+        repairs.add(entries.size());
+        CompletableFuture<?> sent = node.equals(self)
+                ? CompletableFuture.runAsync(() -> entries.forEach(this::mergeLocally), localExecutor)
+                : call(node, "merge", Wire.entries(entries));
+        sent.whenComplete((r, failure) -> {
+            if (failure != null) {
+                // Anti-entropy will catch up; a failed repair is no error for the reader.
+                LOG.log(Level.FINE, "read repair of " + node + " failed", failure);
+            }
+        });
+    }
+
+    private CompletableFuture<byte[]> call(NodeId node, String operation, byte[] payload) {
+        return client.call(new RpcPeer(node, addresses.apply(node)), config.method(operation), payload, config.timeout());
+    }
+
+    /** Stops the local work executor; the RPC client and server and the local table belong to the caller. */
+    @Override
+    public void close() {
+        localExecutor.shutdown();
+    }
+}

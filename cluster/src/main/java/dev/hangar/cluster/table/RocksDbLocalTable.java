@@ -1,0 +1,222 @@
+package dev.hangar.cluster.table;
+
+import dev.hangar.cluster.layout.Partitioning;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
+import org.rocksdb.WriteOptions;
+
+/**
+ * A {@link LocalTable} in a RocksDB of its own.
+ *
+ * <p>Key: partition (2 bytes, big-endian) + partition key length (4 bytes, big-endian) + partition
+ * key + sort key. The partition comes first so that anti-entropy reads one partition as one
+ * contiguous range; the length prefix keeps ("ab", "c") apart from ("a", "bc") and makes all entries
+ * of one partition key a contiguous range ordered by sort key, which is a listing. Value: the
+ * {@link EntryCodec} encoding of the entry.
+ *
+ * <p>Writes go to the write-ahead log without fsync: a merged entry survives a process crash but
+ * not a power loss, like the metadata store's default; durability across machines comes from the
+ * write quorum.
+ */
+public final class RocksDbLocalTable implements LocalTable {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    // Merge is read-compare-write: entries of one key must not interleave. Striped so that unrelated
+    // keys do not wait for each other.
+    private static final int LOCK_STRIPES = 64;
+
+    private final RocksDB db;
+    private final Options options;
+    private final WriteOptions writeOptions;
+    private final Partitioning partitioning;
+    private final Object[] locks = new Object[LOCK_STRIPES];
+
+    private RocksDbLocalTable(RocksDB db, Options options, Partitioning partitioning) {
+        this.db = db;
+        this.options = options;
+        this.writeOptions = new WriteOptions();
+        this.partitioning = partitioning;
+        for (int i = 0; i < LOCK_STRIPES; i++) {
+            locks[i] = new Object();
+        }
+    }
+
+    /** Opens (creating if needed) the table in {@code folder}, for a layout of {@code partitions} partitions. */
+    public static RocksDbLocalTable open(Path folder, int partitions) {
+        if (partitions < 1 || partitions > 1 << 16) {
+            throw new IllegalArgumentException("partitions must be between 1 and 65536: " + partitions);
+        }
+        Options options = new Options().setCreateIfMissing(true);
+        try {
+            Files.createDirectories(folder);
+            return new RocksDbLocalTable(RocksDB.open(options, folder.toString()), options, new Partitioning(partitions));
+        } catch (RocksDBException | java.io.IOException e) {
+            options.close();
+            throw new TableStorageException("cannot open table at " + folder + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public int partitions() {
+        return partitioning.partitions();
+    }
+
+    @Override
+    public int partitionOf(byte[] partitionKey) {
+        return partitioning.partitionOfBytes(partitionKey);
+    }
+
+    @Override
+    public Entry merge(Entry entry) {
+        byte[] key = key(entry.partitionKey(), entry.sortKey());
+        synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
+            try {
+                byte[] stored = db.get(key);
+                if (stored != null) {
+                    Entry current = EntryCodec.decode(stored);
+                    if (!current.wins(entry)) {
+                        return current;
+                    }
+                }
+                db.put(writeOptions, key, EntryCodec.encode(entry));
+                return entry;
+            } catch (RocksDBException e) {
+                throw new TableStorageException("cannot merge " + entry + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public Optional<Entry> get(byte[] partitionKey, byte[] sortKey) {
+        try {
+            byte[] stored = db.get(key(partitionKey, sortKey));
+            return stored == null ? Optional.empty() : Optional.of(EntryCodec.decode(stored));
+        } catch (RocksDBException e) {
+            throw new TableStorageException("cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<Entry> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative: " + limit);
+        }
+        byte[] prefix = key(partitionKey, new byte[0]);
+        List<Entry> entries = new ArrayList<>(Math.min(limit, 1024));
+        scan(prefix, key(partitionKey, fromSortKey), entry -> entries.size() < limit, entries::add);
+        return entries;
+    }
+
+    @Override
+    public void forEachInPartition(int partition, Consumer<Entry> visitor) {
+        byte[] prefix = partitionPrefix(partition);
+        scan(prefix, prefix, entry -> true, visitor);
+    }
+
+    @Override
+    public int purgeTombstonesBefore(long wallMillis) {
+        int purged = 0;
+        for (int p = 0; p < partitions(); p++) {
+            List<Entry> expired = new ArrayList<>();
+            forEachInPartition(p, entry -> {
+                if (entry.isTombstone() && entry.timestamp().wall() < wallMillis) {
+                    expired.add(entry);
+                }
+            });
+            for (Entry tombstone : expired) {
+                if (deleteIfUnchanged(tombstone)) {
+                    purged++;
+                }
+            }
+        }
+        return purged;
+    }
+
+    // A write may have replaced the tombstone since the scan: delete only what was seen.
+    private boolean deleteIfUnchanged(Entry tombstone) {
+        byte[] key = key(tombstone.partitionKey(), tombstone.sortKey());
+        synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
+            try {
+                byte[] stored = db.get(key);
+                if (stored == null || !EntryCodec.decode(stored).equals(tombstone)) {
+                    return false;
+                }
+                db.delete(writeOptions, key);
+                return true;
+            } catch (RocksDBException e) {
+                throw new TableStorageException("cannot purge " + tombstone + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private interface Continue {
+        boolean test(Entry next);
+    }
+
+    private void scan(byte[] prefix, byte[] start, Continue more, Consumer<Entry> visitor) {
+        byte[] upper = successor(prefix);
+        try (Slice bound = upper == null ? null : new Slice(upper);
+                ReadOptions read = new ReadOptions()) {
+            if (bound != null) {
+                read.setIterateUpperBound(bound);
+            }
+            try (RocksIterator it = db.newIterator(read)) {
+                for (it.seek(start); it.isValid(); it.next()) {
+                    Entry entry = EntryCodec.decode(it.value());
+                    if (!more.test(entry)) {
+                        return;
+                    }
+                    visitor.accept(entry);
+                }
+                it.status();
+            } catch (RocksDBException e) {
+                throw new TableStorageException("cannot scan: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private byte[] key(byte[] partitionKey, byte[] sortKey) {
+        ByteBuffer key = ByteBuffer.allocate(2 + 4 + partitionKey.length + sortKey.length);
+        key.putShort((short) partitionOf(partitionKey));
+        key.putInt(partitionKey.length);
+        key.put(partitionKey).put(sortKey);
+        return key.array();
+    }
+
+    private static byte[] partitionPrefix(int partition) {
+        return ByteBuffer.allocate(2).putShort((short) partition).array();
+    }
+
+    // The smallest key greater than every key starting with prefix, or null if there is none (all 0xff).
+    private static byte @org.jspecify.annotations.Nullable [] successor(byte[] prefix) {
+        byte[] next = prefix.clone();
+        for (int i = next.length - 1; i >= 0; i--) {
+            if (next[i] != (byte) 0xff) {
+                next[i]++;
+                return Arrays.copyOf(next, i + 1);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void close() {
+        writeOptions.close();
+        db.close();
+        options.close();
+    }
+}

@@ -1,0 +1,148 @@
+package dev.hangar.cluster.table;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The table's RPC messages. Every field is length-prefixed big-endian ({@link DataOutputStream}) and
+ * entries use {@link EntryCodec}; a peer that sends anything malformed gets an error answer, never a
+ * partial merge of garbage.
+ *
+ * <ul>
+ *   <li>{@code table.<name>.merge}: entries → empty (the receiver merged them all)
+ *   <li>{@code table.<name>.get}: partition key, sort key → present flag + entry
+ *   <li>{@code table.<name>.range}: partition key, from sort key, limit → entries
+ *   <li>{@code table.<name>.summary}: partition → partition summary (root + 256 leaf hashes)
+ *   <li>{@code table.<name>.leaves}: partition, leaf numbers, the caller's entries of those leaves →
+ *       the receiver's entries of those leaves (as they were before merging the caller's)
+ * </ul>
+ */
+final class Wire {
+    interface Writer {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    interface Reader<T> {
+        T read(DataInputStream in) throws IOException;
+    }
+
+    record GetRequest(byte[] partitionKey, byte[] sortKey) {}
+
+    record RangeRequest(byte[] partitionKey, byte[] fromSortKey, int limit) {}
+
+    record LeavesRequest(int partition, byte[] leaves, List<Entry> entries) {}
+
+    private Wire() {}
+
+    static byte[] write(Writer writer) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            writer.write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static <T> T read(byte[] payload, Reader<T> reader) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload))) {
+            T value = reader.read(in);
+            if (in.available() > 0) {
+                throw new IOException(in.available() + " trailing bytes");
+            }
+            return value;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("malformed table message: " + e.getMessage(), e);
+        }
+    }
+
+    static byte[] entries(List<Entry> entries) {
+        return write(out -> EntryCodec.writeEntries(out, entries));
+    }
+
+    static List<Entry> entries(byte[] payload) {
+        return read(payload, EntryCodec::readEntries);
+    }
+
+    static byte[] getRequest(byte[] partitionKey, byte[] sortKey) {
+        return write(out -> {
+            EntryCodec.writeBytes(out, partitionKey);
+            EntryCodec.writeBytes(out, sortKey);
+        });
+    }
+
+    static GetRequest getRequest(byte[] payload) {
+        return read(payload, in -> new GetRequest(EntryCodec.readBytes(in), EntryCodec.readBytes(in)));
+    }
+
+    static byte[] optionalEntry(Optional<Entry> entry) {
+        return write(out -> {
+            out.writeBoolean(entry.isPresent());
+            if (entry.isPresent()) {
+                EntryCodec.write(out, entry.get());
+            }
+        });
+    }
+
+    static Optional<Entry> optionalEntry(byte[] payload) {
+        return read(payload, in -> in.readBoolean() ? Optional.of(EntryCodec.read(in)) : Optional.empty());
+    }
+
+    static byte[] rangeRequest(byte[] partitionKey, byte[] fromSortKey, int limit) {
+        return write(out -> {
+            EntryCodec.writeBytes(out, partitionKey);
+            EntryCodec.writeBytes(out, fromSortKey);
+            out.writeInt(limit);
+        });
+    }
+
+    static RangeRequest rangeRequest(byte[] payload) {
+        return read(payload, in -> new RangeRequest(EntryCodec.readBytes(in), EntryCodec.readBytes(in), in.readInt()));
+    }
+
+    static byte[] partition(int partition) {
+        return write(out -> out.writeInt(partition));
+    }
+
+    static int partition(byte[] payload) {
+        return read(payload, DataInputStream::readInt);
+    }
+
+    static byte[] summary(PartitionSummary summary) {
+        return write(out -> {
+            out.write(summary.root());
+            for (int i = 0; i < PartitionSummary.LEAVES; i++) {
+                out.write(summary.leaf(i));
+            }
+        });
+    }
+
+    static PartitionSummary summary(byte[] payload) {
+        return read(payload, in -> {
+            byte[] root = in.readNBytes(PartitionSummary.HASH_BYTES);
+            byte[] leaves = in.readNBytes(PartitionSummary.LEAVES * PartitionSummary.HASH_BYTES);
+            if (leaves.length != PartitionSummary.LEAVES * PartitionSummary.HASH_BYTES) {
+                throw new IOException("short summary");
+            }
+            return new PartitionSummary(root, leaves);
+        });
+    }
+
+    static byte[] leavesRequest(int partition, byte[] leaves, List<Entry> entries) {
+        return write(out -> {
+            out.writeInt(partition);
+            EntryCodec.writeBytes(out, leaves);
+            EntryCodec.writeEntries(out, entries);
+        });
+    }
+
+    static LeavesRequest leavesRequest(byte[] payload) {
+        return read(payload, in -> new LeavesRequest(in.readInt(), EntryCodec.readBytes(in), EntryCodec.readEntries(in)));
+    }
+}

@@ -1,0 +1,141 @@
+package dev.hangar.cluster.membership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hangar.cluster.layout.ClusterLayout;
+import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.rpc.RpcClient;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LayoutManagerTest {
+    private static final NodeId A = new NodeId("a");
+    private static final NodeId B = new NodeId("b");
+    private static final NodeId C = new NodeId("c");
+
+    @TempDir
+    Path dir;
+
+    // Never called here: these layouts change only by local applies.
+    private final RpcClient client = new RpcClient(A);
+
+    @AfterEach
+    void close() {
+        client.close();
+    }
+
+    private LayoutManager manager() {
+        return new LayoutManager(dir, A, 3, 0, client);
+    }
+
+    @Test
+    void startsEmptyAndAppliesStagedRoles() {
+        try (LayoutManager layouts = manager()) {
+            assertThat(layouts.current().version()).isZero();
+            layouts.stage(new NodeRole(A, "z1", 1));
+            layouts.stage(new NodeRole(B, "z2", 1));
+            layouts.stage(new NodeRole(C, "z3", 0));
+            assertThat(layouts.staged().roles()).containsOnlyKeys(A, B, C);
+            List<ClusterLayout> heard = new CopyOnWriteArrayList<>();
+            layouts.addListener(heard::add);
+
+            ClusterLayout first = layouts.apply(0);
+
+            assertThat(first.version()).isEqualTo(1);
+            assertThat(first.roles()).hasSize(3);
+            assertThat(first.partitionCounts()).containsOnlyKeys(A, B);
+            assertThat(layouts.current()).isEqualTo(first);
+            assertThat(layouts.localDigest()).isEqualTo(LayoutDigest.of(first));
+            assertThat(layouts.staged()).isEqualTo(StagedChanges.NONE);
+            assertThat(heard).containsExactly(first);
+        }
+    }
+
+    @Test
+    void keepsTheLayoutAcrossRestarts() {
+        ClusterLayout applied;
+        try (LayoutManager layouts = manager()) {
+            layouts.stage(new NodeRole(A, "z1", 1));
+            layouts.stage(new NodeRole(B, "z2", 2));
+            layouts.apply(0);
+            layouts.stageRemoval(B);
+            layouts.stage(new NodeRole(C, "z3", 1));
+            applied = layouts.apply(1);
+        }
+        try (LayoutManager again = manager()) {
+            assertThat(again.current()).isEqualTo(applied);
+            assertThat(again.current().version()).isEqualTo(2);
+            assertThat(again.current().role(B)).isEmpty();
+        }
+    }
+
+    @Test
+    void refusesAStaleVersion() {
+        try (LayoutManager layouts = manager()) {
+            layouts.stage(new NodeRole(A, "z1", 1));
+            layouts.apply(0);
+            layouts.stage(new NodeRole(B, "z1", 1));
+
+            assertThatThrownBy(() -> layouts.apply(0))
+                    .isInstanceOf(StaleLayoutException.class)
+                    .satisfies(e -> assertThat(((StaleLayoutException) e).currentVersion()).isEqualTo(1));
+            assertThat(layouts.current().version()).isEqualTo(1);
+            assertThat(layouts.staged().roles()).containsOnlyKeys(B);
+        }
+    }
+
+    @Test
+    void refusesAnEmptyChangeAndALayoutWithoutStorage() {
+        try (LayoutManager layouts = manager()) {
+            assertThatThrownBy(() -> layouts.apply(0)).hasMessageContaining("no staged");
+            layouts.stage(new NodeRole(A, "z1", 0));
+            assertThatThrownBy(() -> layouts.apply(0)).hasMessageContaining("capacity");
+            assertThat(layouts.current().version()).isZero();
+        }
+    }
+
+    @Test
+    void adoptsOnlyNewerLayouts() {
+        try (LayoutManager layouts = manager(); LayoutManager other = new LayoutManager(dir.resolve("b"), B, 3, 0, client)) {
+            other.stage(new NodeRole(B, "z1", 1));
+            ClusterLayout first = other.apply(0);
+            other.stage(new NodeRole(C, "z2", 1));
+            ClusterLayout second = other.apply(1);
+
+            assertThat(layouts.adopt(second)).isTrue();
+            assertThat(layouts.adopt(first)).isFalse();
+            assertThat(layouts.current()).isEqualTo(second);
+        }
+    }
+
+    @Test
+    void bootstrapsOnlyOnTheSmallestNodeOnceEnoughAreUp() {
+        try (LayoutManager onA = new LayoutManager(dir.resolve("a"), A, 3, 2, client);
+                LayoutManager onB = new LayoutManager(dir.resolve("b"), B, 3, 2, client)) {
+            Map<NodeId, PeerStatus> one = Map.of(A, up(A, 1));
+            onA.round(one);
+            assertThat(onA.current().version()).isZero();
+
+            Map<NodeId, PeerStatus> two = Map.of(A, up(A, 1), B, up(B, 1), C, up(C, 0));
+            onB.round(two);
+            assertThat(onB.current().version()).isZero();
+            onA.round(two);
+            assertThat(onA.current().version()).isEqualTo(1);
+            assertThat(onA.current().roles()).extracting(NodeRole::id).containsExactly(A, B, C);
+            assertThat(onA.current().partitionCounts().keySet()).isEqualTo(Set.of(A, B));
+        }
+    }
+
+    private static PeerStatus up(NodeId id, long capacity) {
+        return new PeerStatus(id, "z", capacity, java.net.InetSocketAddress.createUnresolved("localhost", 1),
+                PeerStatus.State.UP, java.time.Instant.now(), 0);
+    }
+}

@@ -1,0 +1,130 @@
+package dev.hangar.cluster.replication;
+
+import dev.hangar.blockstore.BlockStore;
+import dev.hangar.cluster.layout.ClusterLayout;
+import dev.hangar.cluster.layout.LayoutPlanner;
+import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.rpc.NetworkFaults;
+import dev.hangar.cluster.rpc.RpcClient;
+import dev.hangar.cluster.rpc.RpcConfig;
+import dev.hangar.cluster.rpc.RpcServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+
+/** In-process nodes on loopback with random ports, sharing one network-fault hook and one layout. */
+final class TestCluster implements AutoCloseable {
+    /** Short timeouts keep the tests that wait for a silent replica quick; no background worker. */
+    static final ReplicationConfig CONFIG = new ReplicationConfig(
+            2, Duration.ofMillis(500), Duration.ofMillis(500), ReplicationConfig.DEFAULT_MAX_BLOCK_BYTES, Duration.ZERO);
+
+    final NetworkFaults faults = new NetworkFaults();
+    final AtomicReference<ClusterLayout> layout = new AtomicReference<>(ClusterLayout.empty(256, 3));
+    private final Map<NodeId, InetSocketAddress> addresses = new ConcurrentHashMap<>();
+    private final Map<String, Node> nodes = new LinkedHashMap<>();
+
+    /** One node: {@code local} is null for a gateway. */
+    static final class Node {
+        final NodeId id;
+        final NodeRole role;
+        final @Nullable BlockStore local;
+        final RpcClient client;
+        final ReplicatedBlockStore store;
+        RpcServer server;
+
+        Node(NodeId id, NodeRole role, @Nullable BlockStore local, RpcClient client, ReplicatedBlockStore store,
+                RpcServer server) {
+            this.id = id;
+            this.role = role;
+            this.local = local;
+            this.client = client;
+            this.store = store;
+            this.server = server;
+        }
+
+        BlockStore local() {
+            if (local == null) {
+                throw new IllegalStateException(id + " is a gateway");
+            }
+            return local;
+        }
+    }
+
+    Node start(String name, String zone, long capacity, @Nullable BlockStore local) throws InterruptedException {
+        return start(name, zone, capacity, local, CONFIG);
+    }
+
+    Node start(String name, String zone, long capacity, @Nullable BlockStore local, ReplicationConfig config)
+            throws InterruptedException {
+        NodeId id = new NodeId(name);
+        RpcServer server = new RpcServer(id, RpcConfig.defaults(), faults, null);
+        RpcClient client = new RpcClient(id, RpcConfig.defaults(), faults);
+        ReplicatedBlockStore store =
+                new ReplicatedBlockStore(id, layout::get, local, client, server, this::address, config);
+        addresses.put(id, server.start("127.0.0.1", 0));
+        Node node = new Node(id, new NodeRole(id, zone, capacity), local, client, store, server);
+        nodes.put(name, node);
+        return node;
+    }
+
+    Node node(String name) {
+        return nodes.get(name);
+    }
+
+    List<Node> nodes() {
+        return new ArrayList<>(nodes.values());
+    }
+
+    /** Plans a layout from the previous one for the given nodes, makes it current and returns it. */
+    ClusterLayout plan(Node... members) {
+        List<NodeRole> roles = new ArrayList<>();
+        for (Node member : members) {
+            roles.add(member.role);
+        }
+        ClusterLayout previous = layout.get();
+        ClusterLayout next = LayoutPlanner.plan(previous.version() == 0 ? null : previous, roles, 3);
+        layout.set(next);
+        return next;
+    }
+
+    /** Stops a node's RPC server: callers get connection refused, as from a stopped process. */
+    void stop(Node node) {
+        node.server.close();
+    }
+
+    /** Starts the node's RPC server again on its old port, serving the same local store. */
+    void restart(Node node) throws InterruptedException {
+        RpcServer server = new RpcServer(node.id, RpcConfig.defaults(), faults, null);
+        new BlockService(node.local).register(server);
+        server.start("127.0.0.1", addresses.get(node.id).getPort());
+        node.server = server;
+    }
+
+    private InetSocketAddress address(NodeId id) {
+        InetSocketAddress address = addresses.get(id);
+        if (address == null) {
+            throw new IllegalArgumentException("unknown node " + id);
+        }
+        return address;
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (Node node : nodes.values()) {
+            node.store.close();
+            node.client.close();
+            node.server.close();
+            if (node.local != null) {
+                node.local.close();
+            }
+        }
+    }
+}
