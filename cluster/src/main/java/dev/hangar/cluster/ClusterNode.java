@@ -2,6 +2,7 @@ package dev.hangar.cluster;
 
 import dev.hangar.blockstore.BlockStore;
 import dev.hangar.metadata.MetadataStore;
+import java.util.Optional;
 
 /**
  * The storage service that the S3 layer calls: the metadata and blocks of the whole cluster, as
@@ -25,6 +26,14 @@ public interface ClusterNode extends AutoCloseable {
      * overwriting or deleting something, so that space comes back without waiting for the next sweep.
      */
     void reclaimSoon();
+
+    /**
+     * The cluster control plane (membership and layout) when the node was started with cluster
+     * settings; empty for a plain cluster of one. Data does not follow the layout yet.
+     */
+    default Optional<ClusterControl> control() {
+        return Optional.empty();
+    }
 
     @Override
     void close();

@@ -8,9 +8,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The administration endpoints on the management port: access keys, the lifecycle worker and storage
- * maintenance. They have no authentication of their own: whoever reaches the management port administers the
- * server, which is why it listens on loopback unless configured otherwise.
+ * The administration endpoints on the management port: access keys, the lifecycle worker, storage
+ * maintenance and the cluster control plane. They have no authentication of their own: whoever reaches the
+ * management port administers the server, which is why it listens on loopback unless configured otherwise.
  */
 @Configuration(proxyBeanMethods = false)
 class AdministrationConfiguration {
@@ -23,6 +23,11 @@ class AdministrationConfiguration {
     @Bean
     StorageEndpoint storageEndpoint(ClusterNode node) {
         return new StorageEndpoint(node);
+    }
+
+    @Bean
+    ClusterEndpoint clusterEndpoint(ClusterNode node) {
+        return new ClusterEndpoint(node);
     }
 
     @Bean

@@ -25,7 +25,8 @@ public record HangarProperties(
         @DefaultValue S3 s3,
         @DefaultValue Storage storage,
         @DefaultValue Website website,
-        @DefaultValue Lifecycle lifecycle) {
+        @DefaultValue Lifecycle lifecycle,
+        @DefaultValue Cluster cluster) {
 
     /**
      * The S3 listener.
@@ -156,6 +157,46 @@ public record HangarProperties(
      * @param interval how often every bucket's lifecycle rules are applied
      */
     public record Lifecycle(@DefaultValue("1h") Duration interval) {}
+
+    /**
+     * The cluster control plane: membership, failure detection and the partition layout. <b>Data is not
+     * replicated yet</b>: a clustered node still serves only its own local data.
+     *
+     * @param enabled runs the control plane; also on when {@code seeds} or {@code bootstrapExpect} is set
+     * @param nodeId this node's id; absent to use the one generated once and kept in the data folder
+     * @param zone failure domain
+     * @param capacity share of the data relative to other nodes; 0 makes a gateway
+     * @param rpcPort port of the inter-node RPC server; 0 picks a free one
+     * @param rpcBindAddress address the RPC server listens on
+     * @param advertisedAddress {@code host} or {@code host:port} other nodes reach this one at; absent for the
+     *     bind address (this host's address for a wildcard one)
+     * @param seeds comma-separated {@code host:port} RPC addresses of nodes to contact first
+     * @param replicationFactor copies of every partition in the layouts this node plans
+     * @param consistency {@code consistent}, {@code degraded} or {@code dangerous}
+     * @param bootstrapExpect when positive, the first layout forms by itself once this many storage nodes
+     *     know each other
+     * @param pingInterval how often every peer is pinged; a peer is suspect after 3 silent intervals, down
+     *     after 10
+     */
+    public record Cluster(
+            @DefaultValue("false") boolean enabled,
+            @Nullable String nodeId,
+            @DefaultValue("default") String zone,
+            @DefaultValue("1") long capacity,
+            @DefaultValue("3901") int rpcPort,
+            @DefaultValue("127.0.0.1") String rpcBindAddress,
+            @Nullable String advertisedAddress,
+            @Nullable String seeds,
+            @DefaultValue("3") int replicationFactor,
+            @DefaultValue("consistent") String consistency,
+            @DefaultValue("0") int bootstrapExpect,
+            @DefaultValue("1s") Duration pingInterval) {
+
+        /** Whether the control plane runs: explicitly enabled, or seeds or bootstrap-expect given. */
+        public boolean active() {
+            return enabled || (seeds != null && !seeds.isBlank()) || bootstrapExpect > 0;
+        }
+    }
 
     /** The durability policy. */
     public enum Sync {

@@ -8,6 +8,12 @@ import dev.hangar.cluster.Cluster;
 import dev.hangar.cluster.ClusterNode;
 import dev.hangar.cluster.MaintenanceConfig;
 import dev.hangar.cluster.NodeConfig;
+import dev.hangar.cluster.membership.ClusterSettings;
+import dev.hangar.cluster.membership.Consistency;
+import dev.hangar.cluster.membership.MembershipTiming;
+import java.net.InetSocketAddress;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -27,9 +33,54 @@ class StorageConfiguration {
             case LOCAL -> new NodeConfig.BlockBackend.LocalDisk(packing(storage.packing()));
             case S3 -> new NodeConfig.BlockBackend.RemoteS3(remoteS3(storage));
         };
+        HangarProperties.Cluster cluster = properties.cluster();
         return Cluster.singleNode(new NodeConfig(
                 properties.dataDir().toAbsolutePath(), sync, storage.blockCache().toBytes(), storage.reclaimInterval(),
-                backend), maintenance(storage));
+                backend), maintenance(storage), clusterSettings(cluster), timing(cluster));
+    }
+
+    /** Gauges of the cluster's nodes and layout; binds nothing on a node without cluster settings. */
+    @Bean
+    ClusterMetrics clusterMetrics(ClusterNode node) {
+        return new ClusterMetrics(node);
+    }
+
+    /** The control plane's settings, or null when {@code hangar.cluster.*} asks for none. */
+    static @Nullable ClusterSettings clusterSettings(HangarProperties.Cluster cluster) {
+        if (!cluster.active()) {
+            return null;
+        }
+        try {
+            String nodeId = cluster.nodeId() == null || cluster.nodeId().isBlank() ? null : cluster.nodeId().trim();
+            List<InetSocketAddress> seeds =
+                    cluster.seeds() == null ? List.of() : ClusterSettings.parseSeeds(cluster.seeds());
+            return new ClusterSettings(nodeId, cluster.zone(), cluster.capacity(), cluster.rpcBindAddress(),
+                    cluster.rpcPort(), advertised(cluster.advertisedAddress()), seeds, cluster.replicationFactor(),
+                    Consistency.parse(cluster.consistency()), cluster.bootstrapExpect());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("invalid hangar.cluster settings: " + e.getMessage(), e);
+        }
+    }
+
+    private static MembershipTiming timing(HangarProperties.Cluster cluster) {
+        MembershipTiming defaults = MembershipTiming.defaults();
+        return new MembershipTiming(cluster.pingInterval(), defaults.suspectAfter(), defaults.downAfter());
+    }
+
+    /** {@code host} (the bound port) or {@code host:port}; null when not configured. */
+    private static @Nullable InetSocketAddress advertised(@Nullable String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        String address = text.trim();
+        boolean hasPort = address.startsWith("[") ? address.contains("]:") : address.indexOf(':') > 0
+                && address.indexOf(':') == address.lastIndexOf(':');
+        if (hasPort) {
+            return ClusterSettings.parseSeeds(address).getFirst();
+        }
+        String host = address.startsWith("[") && address.endsWith("]") ? address.substring(1, address.length() - 1)
+                : address;
+        return InetSocketAddress.createUnresolved(host, 0);
     }
 
     /** Micrometer gauges and counters of what is stored and of the maintenance. */

@@ -1,0 +1,167 @@
+package dev.hangar.cluster;
+
+import dev.hangar.cluster.layout.ClusterLayout;
+import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.membership.ClusterSettings;
+import dev.hangar.cluster.membership.LayoutManager;
+import dev.hangar.cluster.membership.Membership;
+import dev.hangar.cluster.membership.MembershipTiming;
+import dev.hangar.cluster.membership.NodeIdentity;
+import dev.hangar.cluster.membership.PeerInfo;
+import dev.hangar.cluster.membership.PeerStatus;
+import dev.hangar.cluster.membership.StagedChanges;
+import dev.hangar.cluster.membership.StaleLayoutException;
+import dev.hangar.cluster.rpc.NetworkFaults;
+import dev.hangar.cluster.rpc.RpcClient;
+import dev.hangar.cluster.rpc.RpcConfig;
+import dev.hangar.cluster.rpc.RpcServer;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The cluster control plane of one node: its RPC server and client, {@link Membership} (peer
+ * discovery through the seeds, failure detection) and {@link LayoutManager} (the current layout,
+ * staged changes, convergence on the newest layout, bootstrap).
+ *
+ * <p><b>Control plane only.</b> Nodes find each other, detect failures and agree on a layout, but
+ * no data follows the layout yet: each node still serves its own local metadata and blocks.
+ */
+public final class ClusterControl implements AutoCloseable {
+    private final ClusterSettings settings;
+    private final NodeId self;
+    private final InetSocketAddress address;
+    private final RpcServer server;
+    private final RpcClient client;
+    private final LayoutManager layouts;
+    private final Membership membership;
+
+    private ClusterControl(ClusterSettings settings, NodeId self, InetSocketAddress address, RpcServer server,
+            RpcClient client, LayoutManager layouts, Membership membership) {
+        this.settings = settings;
+        this.self = self;
+        this.address = address;
+        this.server = server;
+        this.client = client;
+        this.layouts = layouts;
+        this.membership = membership;
+    }
+
+    /** Starts the control plane of the node whose data is in {@code dataDir}, with the default timing. */
+    public static ClusterControl start(ClusterSettings settings, Path dataDir) {
+        return start(settings, dataDir, MembershipTiming.defaults());
+    }
+
+    /**
+     * Starts the control plane: takes the node id (configured, or the one kept in {@code dataDir}),
+     * loads the layout kept there, binds the RPC server and starts pinging the seeds.
+     *
+     * @throws IllegalStateException if the RPC port cannot be bound
+     */
+    public static ClusterControl start(ClusterSettings settings, Path dataDir, MembershipTiming timing) {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(timing, "timing");
+        NodeId id = NodeIdentity.loadOrCreate(dataDir, settings.nodeId());
+        RpcConfig rpc = RpcConfig.defaults();
+        NetworkFaults faults = new NetworkFaults();
+        RpcClient client = new RpcClient(id, rpc, faults);
+        RpcServer server = new RpcServer(id, rpc, faults, null);
+        LayoutManager layouts = null;
+        try {
+            layouts = new LayoutManager(dataDir, id, settings.replicationFactor(), settings.bootstrapExpect(), client);
+            layouts.register(server);
+            InetSocketAddress bound;
+            try {
+                bound = server.start(settings.rpcBindAddress(), settings.rpcPort());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while binding the cluster RPC port", e);
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("cannot bind the cluster RPC port " + settings.rpcBindAddress() + ":"
+                        + settings.rpcPort() + ": " + e.getMessage(), e);
+            }
+            InetSocketAddress advertised = settings.advertised(bound);
+            PeerInfo info = new PeerInfo(id, settings.zone(), settings.capacity(), advertised);
+            Membership membership = new Membership(info, settings.seeds(), timing, client, layouts);
+            membership.register(server);
+            membership.start();
+            return new ClusterControl(settings, id, advertised, server, client, layouts, membership);
+        } catch (RuntimeException e) {
+            if (layouts != null) {
+                layouts.close();
+            }
+            server.close();
+            client.close();
+            throw e;
+        }
+    }
+
+    public NodeId selfId() {
+        return self;
+    }
+
+    public ClusterSettings settings() {
+        return settings;
+    }
+
+    /** Where other nodes reach this one's RPC server (the advertised address). */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** Every known node, this one included, as this node sees it. */
+    public Map<NodeId, PeerStatus> statuses() {
+        return membership.statuses();
+    }
+
+    /** The current layout (version 0, empty, until the first one is applied or bootstrapped). */
+    public ClusterLayout layout() {
+        return layouts.current();
+    }
+
+    public StagedChanges staged() {
+        return layouts.staged();
+    }
+
+    /** Stages a new node or a changed zone or capacity for the next {@link #apply}. */
+    public void stage(NodeRole role) {
+        layouts.stage(role);
+    }
+
+    /** Stages taking a node out of the layout at the next {@link #apply}. */
+    public void stageRemoval(NodeId id) {
+        layouts.stageRemoval(id);
+    }
+
+    public void clearStaged() {
+        layouts.clearStaged();
+    }
+
+    /**
+     * Applies the staged changes as layout {@code expectedVersion + 1}; other nodes adopt it when they
+     * next hear of it.
+     *
+     * @throws StaleLayoutException if {@code expectedVersion} is not the current version
+     * @throws IllegalStateException if nothing is staged or the result would hold no storage node
+     */
+    public ClusterLayout apply(long expectedVersion) {
+        return layouts.apply(expectedVersion);
+    }
+
+    /** Stops pinging and serving; peers see this node go SUSPECT, then DOWN. */
+    @Override
+    public void close() {
+        try {
+            membership.close();
+            layouts.close();
+        } finally {
+            try {
+                server.close();
+            } finally {
+                client.close();
+            }
+        }
+    }
+}
