@@ -137,8 +137,11 @@ public final class PackedBlockStore implements BlockStore {
                 long number = Segment.numberOf(file.getFileName().toString());
                 Segment segment = Segment.open(file, number);
                 segments.put(number, segment);
-                if (!sealed.contains(number)) {
-                    recover(segment, index);
+                if (!sealed.contains(number) && !recover(segment, index)) {
+                    // Nothing was ever appended (a start without writes): no file to keep.
+                    segments.remove(number);
+                    segment.close();
+                    Files.delete(file);
                 }
             }
             for (long number : sealed) {
@@ -162,8 +165,11 @@ public final class PackedBlockStore implements BlockStore {
         }
     }
 
-    /** Walks a segment a crash left unsealed, cuts a torn tail, indexes what the index lost, seals it. */
-    private static void recover(Segment segment, SegmentIndex index) throws IOException {
+    /**
+     * Walks a segment a crash or a shutdown left unsealed, cuts a torn tail, indexes what the index
+     * lost and seals it; returns false, sealing nothing, if it holds no record at all.
+     */
+    private static boolean recover(Segment segment, SegmentIndex index) throws IOException {
         long[] recovered = {0};
         segment.scan((offset, header) -> {
             if (index.get(header.id()) == null) {
@@ -172,11 +178,15 @@ public final class PackedBlockStore implements BlockStore {
             }
         });
         segment.truncateToEnd();
+        if (segment.size() == Segment.FILE_HEADER.length) {
+            return false;
+        }
         segment.force();
         index.seal(segment.number());
         if (recovered[0] > 0) {
             LOG.info(() -> "indexed " + recovered[0] + " chunks again from unsealed " + segment);
         }
+        return true;
     }
 
     private static void countLiveChunks(SegmentIndex index, Map<Long, Segment> segments) throws IOException {

@@ -66,6 +66,18 @@ class PackedBlockStoreTest extends AbstractBlockStoreContractTest {
     }
 
     @Test
+    void restartsWithoutWritesLeaveNoEmptySegments() throws IOException {
+        BlockId id = write(randomBytes(5000));
+        reopenStore();
+        reopenStore();
+        reopenStore();
+
+        // The segment with the chunk, and the active one of this start.
+        assertThat(segmentFiles()).hasSize(2);
+        assertThat(readAll(id, 0, 5000)).isEqualTo(randomBytes(5000));
+    }
+
+    @Test
     void concurrentWritersShareSyncs() throws Exception {
         ExecutorService writers = Executors.newFixedThreadPool(16);
         try {
