@@ -63,6 +63,9 @@ heap_report() {
 for mode in "${MODES[@]}"; do
   echo "=== sync=$mode"
   start_server "$mode" "/tmp/hangar-bench-data-$mode"
+  # A first, unrecorded run warms the server's JIT, so that the recorded one measures its steady state.
+  "${LG[@]}" mixed "${S3[@]}" --bucket put256-warmup --size 256 --objects 16 --concurrency 16 \
+    --get-distrib 0 --stat-distrib 0 --delete-distrib 0 --put-distrib 100 --duration PT30S > /dev/null
   "${LG[@]}" mixed "${S3[@]}" --bucket put256 --size 256 --objects 16 --concurrency 16 \
     --get-distrib 0 --stat-distrib 0 --delete-distrib 0 --put-distrib 100 --duration "PT${PUT_SECONDS}S" \
     --csv "$OUT/put256-$mode.csv" | tee "$OUT/put256-$mode.txt"
