@@ -18,6 +18,7 @@ public final class VerifiedRange extends InputStream {
     private final InputStream whole;
     private final Runnable onCorrupt;
     private final CRC32C checksum = new CRC32C();
+    private final byte[] single = new byte[1];
     private long remaining;
     private boolean verified;
 
@@ -67,9 +68,8 @@ public final class VerifiedRange extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
-        int count = read(one, 0, 1);
-        return count == -1 ? -1 : one[0] & 0xff;
+        int count = read(single, 0, 1);
+        return count == -1 ? -1 : single[0] & 0xff;
     }
 
     @Override

@@ -34,6 +34,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -77,7 +80,7 @@ public final class PackedBlockStore implements BlockStore {
     private final Object appendLock = new Object();
     private final Object compactionLock = new Object();
     /** Striped locks that keep a delete and a compaction's move of the same chunk apart. */
-    private final Object[] chunkLocks = new Object[64];
+    private final ReentrantLock[] chunkLocks = new ReentrantLock[64];
     private final GroupCommit groupCommit;
 
     /** Guarded by appendLock. */
@@ -114,7 +117,7 @@ public final class PackedBlockStore implements BlockStore {
         this.segments = segments;
         this.active = active;
         for (int i = 0; i < chunkLocks.length; i++) {
-            chunkLocks[i] = new Object();
+            chunkLocks[i] = new ReentrantLock();
         }
         this.groupCommit = new GroupCommit(this::forceActive);
     }
@@ -222,20 +225,28 @@ public final class PackedBlockStore implements BlockStore {
         Location location;
         long ticket;
         synchronized (appendLock) {
-            if (active.size() + header.recordSize() > options.segmentSize()
-                    && active.size() > Segment.FILE_HEADER.length) {
-                rotate();
-            }
-            long offset = active.append(header, data);
-            appended += header.recordSize();
-            appendedRecords++;
+            location = appendRecord(header, data);
             ticket = appended;
-            location = locationOf(active.number(), offset, header);
             active.liveBytes().addAndGet(header.recordSize());
             active.liveChunks().incrementAndGet();
         }
         index.put(header.id(), location);
         return ticket;
+    }
+
+    /**
+     * Appends a record to the active segment, rotating first if it would not fit; the caller holds
+     * appendLock. Returns where the record went; the index is the caller's to update.
+     */
+    private Location appendRecord(RecordHeader header, byte[] data) throws IOException {
+        if (active.size() + header.recordSize() > options.segmentSize()
+                && active.size() > Segment.FILE_HEADER.length) {
+            rotate();
+        }
+        long offset = active.append(header, data);
+        appended += header.recordSize();
+        appendedRecords++;
+        return locationOf(active.number(), offset, header);
     }
 
     /** Forces and seals the active segment and starts the next; the caller holds appendLock. */
@@ -384,7 +395,9 @@ public final class PackedBlockStore implements BlockStore {
     @Override
     public void delete(BlockId id) throws IOException {
         ensureOpen();
-        synchronized (lockOf(id)) {
+        ReentrantLock lock = chunkLocks[stripeOf(id)];
+        lock.lock();
+        try {
             Location location = index.get(id);
             if (location == null) {
                 files.delete(id);
@@ -396,6 +409,8 @@ public final class PackedBlockStore implements BlockStore {
                 segment.liveBytes().addAndGet(-location.recordSize());
                 segment.liveChunks().decrementAndGet();
             }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -480,14 +495,7 @@ public final class PackedBlockStore implements BlockStore {
             byte[] data = readRecord(header.id(), segment, current).data();
             Location copy;
             synchronized (appendLock) {
-                if (active.size() + header.recordSize() > options.segmentSize()
-                        && active.size() > Segment.FILE_HEADER.length) {
-                    rotate();
-                }
-                long at = active.append(header, data);
-                appended += header.recordSize();
-                appendedRecords++;
-                copy = locationOf(active.number(), at, header);
+                copy = appendRecord(header, data);
             }
             copies.put(header.id(), copy);
         });
@@ -499,17 +507,18 @@ public final class PackedBlockStore implements BlockStore {
      * stays deleted: its copy is garbage), in one synced batch; returns the bytes that moved.
      */
     private long moveLocations(Segment from, Map<BlockId, Location> copies) throws IOException {
-        // The chunk locks are taken in index order, so two passes could not deadlock (and only
+        // The chunk locks are taken in stripe order, so two passes could not deadlock (and only
         // one runs at a time anyway); each delete takes one lock, so it waits or goes first.
-        List<Object> locks = new ArrayList<>();
+        SortedSet<Integer> stripes = new TreeSet<>();
         for (BlockId id : copies.keySet()) {
-            Object lock = lockOf(id);
-            if (!locks.contains(lock)) {
-                locks.add(lock);
-            }
+            stripes.add(stripeOf(id));
         }
-        locks.sort(Comparator.comparingInt(this::lockIndex));
-        return withLocks(locks, 0, () -> {
+        List<ReentrantLock> held = new ArrayList<>();
+        try {
+            for (int stripe : stripes) {
+                chunkLocks[stripe].lock();
+                held.add(chunkLocks[stripe]);
+            }
             Map<BlockId, Location> stillHere = new LinkedHashMap<>();
             for (Map.Entry<BlockId, Location> copy : copies.entrySet()) {
                 Location current = index.get(copy.getKey());
@@ -530,15 +539,10 @@ public final class PackedBlockStore implements BlockStore {
                 bytes += copy.recordSize();
             }
             return bytes;
-        });
-    }
-
-    private long withLocks(List<Object> locks, int from, IoSupplier action) throws IOException {
-        if (from == locks.size()) {
-            return action.get();
-        }
-        synchronized (locks.get(from)) {
-            return withLocks(locks, from + 1, action);
+        } finally {
+            for (ReentrantLock lock : held.reversed()) {
+                lock.unlock();
+            }
         }
     }
 
@@ -636,20 +640,8 @@ public final class PackedBlockStore implements BlockStore {
         return "PackedBlockStore[" + root + ", sync=" + sync + ", " + options + "]";
     }
 
-    private Object lockOf(BlockId id) {
-        return chunkLocks[lockIndex(id)];
-    }
-
-    private int lockIndex(Object lockOrId) {
-        if (lockOrId instanceof BlockId id) {
-            return Math.floorMod(id.hashCode(), chunkLocks.length);
-        }
-        for (int i = 0; i < chunkLocks.length; i++) {
-            if (chunkLocks[i] == lockOrId) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("not a chunk lock");
+    private int stripeOf(BlockId id) {
+        return Math.floorMod(id.hashCode(), chunkLocks.length);
     }
 
     private void ensureOpen() {
@@ -685,10 +677,5 @@ public final class PackedBlockStore implements BlockStore {
         } catch (Exception e) {
             failure.addSuppressed(e);
         }
-    }
-
-    @FunctionalInterface
-    private interface IoSupplier {
-        long get() throws IOException;
     }
 }
