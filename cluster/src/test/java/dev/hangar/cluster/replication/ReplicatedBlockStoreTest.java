@@ -99,6 +99,12 @@ class ReplicatedBlockStoreTest {
                 written.put(write(via, BlockId.random(), data), data);
             }
         }
+        // rf 3 on three nodes: every node ends up with every block. A write returns at the quorum
+        // of 2, so the third copy may still be on its way: wait for it before reading, or a read
+        // could go to another node and the local-reads assertion below would race.
+        for (BlockRef ref : written.keySet()) {
+            eventually(() -> nodes.stream().allMatch(node -> holds(node, ref.id())));
+        }
         for (Node reader : nodes) {
             for (Map.Entry<BlockRef, byte[]> block : written.entrySet()) {
                 BlockRef ref = block.getKey();
@@ -109,10 +115,6 @@ class ReplicatedBlockStoreTest {
                         .isEqualTo(java.util.Arrays.copyOfRange(data, offset, data.length));
                 assertThat(reader.store.exists(ref.id())).isTrue();
             }
-        }
-        // rf 3 on three nodes: every node ends up with every block.
-        for (BlockRef ref : written.keySet()) {
-            eventually(() -> nodes.stream().allMatch(node -> holds(node, ref.id())));
         }
         ReplicationStats stats = nodes.getFirst().store.stats();
         assertThat(stats.writes()).isEqualTo(3);
