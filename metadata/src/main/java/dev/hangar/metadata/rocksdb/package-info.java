@@ -10,6 +10,9 @@
  * order versions, {@code LayoutUpgrade} the migration of a store written by an earlier release,
  * {@code Counter} the store-wide counters kept in each mutation's batch, {@code BlockReferenceWalk}
  * the snapshot scan of every block reference, {@code Tuning} the RocksDB options of each family.
+ *
+ * <p>{@link dev.hangar.metadata.rocksdb.RecordFormat} publishes the value format, so that the
+ * replicated metadata of a cluster stores the same records in the same bytes.
  */
 @NullMarked
 package dev.hangar.metadata.rocksdb;

@@ -1,0 +1,192 @@
+package dev.hangar.cluster.meta;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Partition and sort keys of the metadata table. A partition key is one tag byte, then for the
+ * scoped namespaces a 0 byte and the scope's name; tags differ, so namespaces never collide, and
+ * every listing is a range of one partition key, which one replica set holds.
+ *
+ * <ul>
+ *   <li>{@code B}: buckets, sort key the name
+ *   <li>{@code C 0 bucket}: bucket configurations, sort key the kind
+ *   <li>{@code O 0 bucket}: objects, sort key the object key; the value is the key's whole {@link
+ *       VersionStack}
+ *   <li>{@code U 0 bucket}: multipart uploads, sort key {@code key 0 uploadId}, so that uploads
+ *       list by key, then by id, as in the single-node store
+ *   <li>{@code P 0 uploadId}: parts, sort key the part number as 4 bytes big-endian
+ *   <li>{@code K}: access keys, sort key the id
+ * </ul>
+ *
+ * <p>Names are UTF-8, so byte order is S3's listing order. Bucket names, upload ids and object
+ * keys written through the store contain no 0 byte, which is what keeps {@code key 0 uploadId}
+ * unambiguous.
+ */
+final class MetaKeys {
+    static final byte BUCKET_TAG = 'B';
+    static final byte CONFIG_TAG = 'C';
+    static final byte OBJECT_TAG = 'O';
+    static final byte UPLOAD_TAG = 'U';
+    static final byte PART_TAG = 'P';
+    static final byte ACCESS_KEY_TAG = 'K';
+    static final byte SEPARATOR = 0;
+    private static final int PART_NUMBER_BYTES = 4;
+
+    private MetaKeys() {}
+
+    static byte[] buckets() {
+        return new byte[] {BUCKET_TAG};
+    }
+
+    static byte[] accessKeys() {
+        return new byte[] {ACCESS_KEY_TAG};
+    }
+
+    static byte[] configs(String bucket) {
+        return scoped(CONFIG_TAG, bucketName(bucket));
+    }
+
+    static byte[] objects(String bucket) {
+        return scoped(OBJECT_TAG, bucketName(bucket));
+    }
+
+    static byte[] uploads(String bucket) {
+        return scoped(UPLOAD_TAG, bucketName(bucket));
+    }
+
+    static byte[] parts(String uploadId) {
+        return scoped(PART_TAG, uploadIdOf(uploadId));
+    }
+
+    /** The name after the tag and separator of a scoped partition key. */
+    static String scope(byte[] partitionKey) {
+        return string(partitionKey, 2, partitionKey.length);
+    }
+
+    static byte[] bucket(String name) {
+        return utf8(bucketName(name));
+    }
+
+    static byte[] configKind(String kind) {
+        if (kind.isEmpty()) {
+            throw new IllegalArgumentException("configuration kind must not be empty");
+        }
+        return utf8(kind);
+    }
+
+    /** The sort key of an object key that a mutation writes: refused if it contains U+0000. */
+    static byte[] writableObjectKey(String key) {
+        if (key.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("object key must not contain U+0000");
+        }
+        return utf8(key);
+    }
+
+    /** The sort key of an object key that is only read: a key containing U+0000 is just absent. */
+    static byte[] objectKey(String key) {
+        return utf8(key);
+    }
+
+    static byte[] upload(String key, String uploadId) {
+        return concat(writableObjectKey(key), new byte[] {SEPARATOR}, utf8(uploadIdOf(uploadId)));
+    }
+
+    /** Where the object key ends in an upload's sort key: at the last separator, before the id. */
+    static int uploadKeyEnd(byte[] sortKey) {
+        for (int i = sortKey.length - 1; i >= 0; i--) {
+            if (sortKey[i] == SEPARATOR) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("not an upload sort key");
+    }
+
+    static byte[] partNumber(int partNumber) {
+        return ByteBuffer.allocate(PART_NUMBER_BYTES).putInt(partNumber).array();
+    }
+
+    static int partNumber(byte[] sortKey) {
+        return ByteBuffer.wrap(sortKey).getInt();
+    }
+
+    /**
+     * The smallest key above every key that starts with {@code prefix}: its last byte below 0xFF
+     * incremented, the 0xFF bytes after it dropped; null if there is none.
+     */
+    static byte @Nullable [] pastPrefix(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xFF) {
+                byte[] next = Arrays.copyOf(prefix, i + 1);
+                next[i]++;
+                return next;
+            }
+        }
+        return null;
+    }
+
+    /** The smallest key above {@code key}. */
+    static byte[] justAfter(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
+    }
+
+    static byte[] max(byte[] first, byte[] second) {
+        return Arrays.compareUnsigned(first, second) >= 0 ? first : second;
+    }
+
+    static boolean startsWith(byte[] bytes, byte[] prefix) {
+        return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
+    /** The first index of {@code needle} in {@code bytes[from, to)} that fits before {@code to}, or -1. */
+    static int indexOf(byte[] bytes, byte[] needle, int from, int to) {
+        for (int i = from; i + needle.length <= to; i++) {
+            if (Arrays.equals(bytes, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    static byte[] concat(byte[]... parts) {
+        int length = 0;
+        for (byte[] part : parts) {
+            length += part.length;
+        }
+        byte[] result = new byte[length];
+        int position = 0;
+        for (byte[] part : parts) {
+            System.arraycopy(part, 0, result, position, part.length);
+            position += part.length;
+        }
+        return result;
+    }
+
+    static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String string(byte[] bytes, int from, int to) {
+        return new String(bytes, from, to - from, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] scoped(byte tag, String name) {
+        return concat(new byte[] {tag, SEPARATOR}, utf8(name));
+    }
+
+    private static String bucketName(String name) {
+        if (name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("bucket name must not contain U+0000");
+        }
+        return name;
+    }
+
+    private static String uploadIdOf(String uploadId) {
+        if (uploadId.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("upload id must not contain U+0000");
+        }
+        return uploadId;
+    }
+}

@@ -1,0 +1,879 @@
+package dev.hangar.cluster.meta;
+
+import dev.hangar.blockstore.BlockId;
+import dev.hangar.blockstore.BlockRef;
+import dev.hangar.cluster.table.Entry;
+import dev.hangar.cluster.table.ReplicatedTable;
+import dev.hangar.metadata.AccessKey;
+import dev.hangar.metadata.BucketNotEmptyException;
+import dev.hangar.metadata.BucketRecord;
+import dev.hangar.metadata.ListQuery;
+import dev.hangar.metadata.ListedVersion;
+import dev.hangar.metadata.MetadataStore;
+import dev.hangar.metadata.MultipartUpload;
+import dev.hangar.metadata.NoSuchBucketException;
+import dev.hangar.metadata.NoSuchUploadException;
+import dev.hangar.metadata.ObjectListing;
+import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.metadata.Part;
+import dev.hangar.metadata.PartListing;
+import dev.hangar.metadata.Precondition;
+import dev.hangar.metadata.PreconditionFailedException;
+import dev.hangar.metadata.StoreStatistics;
+import dev.hangar.metadata.UploadListing;
+import dev.hangar.metadata.VersionListing;
+import dev.hangar.metadata.VersionQuery;
+import dev.hangar.metadata.rocksdb.RecordFormat;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link MetadataStore} whose records live in one leaderless {@link ReplicatedTable}: any node
+ * serves any request, and a node cut off from the quorum fails with {@link
+ * dev.hangar.metadata.MetadataUnavailableException} instead of answering stale.
+ *
+ * <p><b>Layout.</b> One table entry per record, keyed as {@link MetaKeys} describes, so that every
+ * listing is a range of one partition key and so one replica set. An object key's whole version
+ * stack is one entry ({@link VersionStack}), so every mutation of a key reads and rewrites one
+ * entry. Values use the single-node store's record format ({@link RecordFormat}).
+ *
+ * <p><b>Mutations.</b> Under this node's lock of the key ({@link MetaLocks}), a mutation reads the
+ * entry at the read quorum, computes the new value as {@code RocksDbMetadataStore} would, and
+ * writes it at the write quorum with a fresh timestamp of the table's clock, which the read moved
+ * past the timestamp it saw, so the write wins over what it replaced. Through one node this is as
+ * strong as the single-node store: writers are serialised, and of concurrent {@link
+ * Precondition.IfAbsent} writers exactly one wins.
+ *
+ * <p><b>Weaker than the single node, across nodes.</b> Writers of one key through different nodes
+ * are not serialised: the table keeps the entry with the greatest hybrid timestamp (last writer
+ * wins). So two concurrent conditional writes through different nodes can both succeed, one of two
+ * concurrent versions written into a versioned bucket through different nodes can be lost, and an
+ * object can be written into a bucket that another node is deleting. The blocks of a write that
+ * lost such a race are not queued for reclamation: they stay as orphans. A mutation that spans
+ * several entries (completing or aborting an upload, deleting a bucket) writes them one after the
+ * other, not atomically; the order is chosen so that a crash in between leaves at worst orphans or
+ * leftover records that a retry or a later mutation cleans up, never a block queued that a record
+ * still references (an abort never queues blocks that a version of its key references, which
+ * covers a completion interrupted before it removed the parts).
+ *
+ * <p><b>Unavailability.</b> A mutation that misses its quorum throws {@link
+ * dev.hangar.metadata.MetadataUnavailableException}, and its outcome is then unknown: the write may
+ * have reached fewer replicas (this node's own, for one) and spread later by read repair or
+ * anti-entropy. A caller must therefore not free the blocks of a version whose write failed that
+ * way; they stay as orphans if the write never takes effect.
+ *
+ * <p><b>Garbage.</b> The queue of blocks to free is this node's, in a local RocksDB ({@link
+ * GarbageQueue}). Blocks a mutation makes unreachable are queued after its quorum write succeeded,
+ * not atomically with it: a crash in between leaves them as orphans.
+ *
+ * <p><b>Whole-store views.</b> {@link #statistics} and {@link #forEachBlockReference} read this
+ * node's replica only ({@link LocalReplica}): they cover the whole store only where this node
+ * replicates every partition, and may miss writes that reached it late. Statistics are counted by
+ * a scan and cached for a few ({@value #STATISTICS_TTL_SECONDS}) seconds. The block references are not a
+ * complete set in a cluster, so a node-local orphan scrub must not delete blocks by them.
+ *
+ * <p>Table futures are joined: callers run on virtual threads.
+ */
+@SuppressWarnings("try") // Lock holders are try-with-resources variables that the body never reads.
+public final class ReplicatedMetadataStore implements MetadataStore {
+    /** The name of the replicated table (TableConfig name) that holds the metadata. */
+    public static final String TABLE = "meta";
+
+    /** How long a count of the statistics is served before the replica is scanned again. */
+    static final int STATISTICS_TTL_SECONDS = 2;
+    private static final Duration STATISTICS_TTL = Duration.ofSeconds(STATISTICS_TTL_SECONDS);
+    private static final int MAX_PAGE = 1000;
+
+    private final ReplicatedTable table;
+    private final GarbageQueue garbage;
+    private final MetaLocks locks = new MetaLocks();
+    private volatile @Nullable CountedStatistics counted;
+
+    private record CountedStatistics(StoreStatistics statistics, long countedAtNanos) {}
+
+    /**
+     * Stores records in {@code table} (not owned: the caller closes it); keeps this node's garbage
+     * queue in a local RocksDB in {@code garbageDir} (owned, closed by close()).
+     */
+    public ReplicatedMetadataStore(ReplicatedTable table, Path garbageDir) {
+        this.table = Objects.requireNonNull(table, "table");
+        this.garbage = GarbageQueue.open(garbageDir);
+    }
+
+    // Buckets
+
+    @Override
+    public Optional<BucketRecord> getBucket(String name) {
+        try (var held = locks.open()) {
+            return readBucket(name);
+        }
+    }
+
+    /** Clears configurations a deletion interrupted by a crash may have left, before the bucket exists again. */
+    @Override
+    public boolean createBucket(BucketRecord bucket) {
+        try (var held = locks.bucket(bucket.name())) {
+            if (readBucket(bucket.name()).isPresent()) {
+                return false;
+            }
+            deleteAll(MetaKeys.configs(bucket.name()), "clear old configurations of bucket " + bucket.name());
+            write(MetaKeys.buckets(), MetaKeys.bucket(bucket.name()), RecordFormat.encodeBucket(bucket),
+                    "create bucket " + bucket.name());
+            return true;
+        }
+    }
+
+    /**
+     * Deletes the bucket record first, then its configurations: a crash in between leaves
+     * configurations that {@link #createBucket} clears, never a bucket that lost its own.
+     */
+    @Override
+    public boolean deleteBucket(String name) throws BucketNotEmptyException {
+        try (var held = locks.bucket(name)) {
+            if (readBucket(name).isEmpty()) {
+                return false;
+            }
+            if (anyLive(MetaKeys.objects(name), "check bucket " + name + " for objects")) {
+                throw new BucketNotEmptyException("bucket " + name + " holds object versions");
+            }
+            if (anyLive(MetaKeys.uploads(name), "check bucket " + name + " for uploads")) {
+                throw new BucketNotEmptyException("bucket " + name + " holds multipart uploads");
+            }
+            delete(MetaKeys.buckets(), MetaKeys.bucket(name), "delete bucket " + name);
+            deleteAll(MetaKeys.configs(name), "delete configurations of bucket " + name);
+            return true;
+        }
+    }
+
+    @Override
+    public List<BucketRecord> listBuckets() {
+        try (var held = locks.open()) {
+            List<BucketRecord> buckets = new ArrayList<>();
+            RangeCursor cursor = new RangeCursor(table, MetaKeys.buckets(), new byte[0], MAX_PAGE, "list buckets");
+            for (Entry entry = cursor.next(); entry != null; entry = cursor.next()) {
+                byte[] name = entry.sortKey();
+                buckets.add(RecordFormat.decodeBucket(MetaKeys.string(name, 0, name.length), entry.value()));
+            }
+            return buckets;
+        }
+    }
+
+    // Objects and their versions
+
+    @Override
+    public Optional<ObjectVersion> getObject(String bucket, String key) {
+        try (var held = locks.open()) {
+            return readStack(bucket, key).current();
+        }
+    }
+
+    @Override
+    public Optional<ObjectVersion> putObject(ObjectVersion version) throws NoSuchBucketException {
+        try {
+            return putObject(version, new Precondition.None());
+        } catch (PreconditionFailedException impossible) {
+            throw new IllegalStateException("no precondition, yet it failed", impossible);
+        }
+    }
+
+    @Override
+    public Optional<ObjectVersion> putObject(ObjectVersion version, Precondition precondition)
+            throws NoSuchBucketException, PreconditionFailedException {
+        String bucket = version.bucket();
+        String key = version.key();
+        byte[] sortKey = MetaKeys.writableObjectKey(key);
+        try (var held = locks.key(bucket, key)) {
+            // Both reads in one round: the bucket check costs no extra latency.
+            CompletableFuture<Optional<Entry>> bucketRead = table.get(MetaKeys.buckets(), MetaKeys.bucket(bucket));
+            CompletableFuture<Optional<Entry>> stackRead = table.get(MetaKeys.objects(bucket), sortKey);
+            if (Replies.join(bucketRead, "read bucket " + bucket).isEmpty()) {
+                throw new NoSuchBucketException("bucket " + bucket + " does not exist");
+            }
+            VersionStack stack = stackOf(bucket, key, Replies.join(stackRead, "read object " + key));
+            VersionStack.Change change = stageNewest(stack, version, precondition);
+            writeStack(bucket, key, change.after());
+            garbage.add(change.unreferenced());
+            return change.removed();
+        }
+    }
+
+    @Override
+    public Optional<ObjectVersion> getVersion(String bucket, String key, String versionId) {
+        try (var held = locks.open()) {
+            VersionStack stack = readStack(bucket, key);
+            int index = stack.indexOf(versionId);
+            return index < 0 ? Optional.empty() : Optional.of(stack.versions().get(index));
+        }
+    }
+
+    @Override
+    public Optional<ObjectVersion> deleteObject(String bucket, String key) {
+        return deleteVersion(bucket, key, ObjectVersion.NULL_VERSION);
+    }
+
+    @Override
+    public Optional<ObjectVersion> deleteVersion(String bucket, String key, String versionId) {
+        try (var held = locks.key(bucket, key)) {
+            Optional<VersionStack.Change> change = readStack(bucket, key).without(versionId);
+            if (change.isEmpty()) {
+                return Optional.empty();
+            }
+            writeStack(bucket, key, change.get().after());
+            garbage.add(change.get().unreferenced());
+            return change.get().removed();
+        }
+    }
+
+    @Override
+    public Optional<ObjectVersion> updateVersion(
+            String bucket, String key, String versionId, UnaryOperator<ObjectVersion> change) {
+        try (var held = locks.key(bucket, key)) {
+            VersionStack stack = readStack(bucket, key);
+            int index = stack.indexOf(versionId);
+            if (index < 0) {
+                return Optional.empty();
+            }
+            ObjectVersion before = stack.versions().get(index);
+            ObjectVersion after = Objects.requireNonNull(change.apply(before), "changed version");
+            requireMetadataChangeOnly(before, after);
+            writeStack(bucket, key, stack.with(index, after));
+            return Optional.of(after);
+        }
+    }
+
+    @Override
+    public ObjectListing listObjects(String bucket, ListQuery query) {
+        try (var held = locks.open()) {
+            List<ObjectVersion> entries = new ArrayList<>();
+            List<String> commonPrefixes = new ArrayList<>();
+            if (query.maxKeys() == 0) {
+                return new ObjectListing(entries, commonPrefixes, false, null);
+            }
+            byte[] start = query.after() == null
+                    ? new byte[0]
+                    : after(MetaKeys.utf8(query.after()),
+                            Rollup.isCommonPrefix(query.after(), query.prefix(), query.delimiter()));
+            Rollup rollup = rollup(MetaKeys.objects(bucket), start, query.prefix(), query.delimiter(),
+                    query.maxKeys(), sortKey -> sortKey.length,
+                    // A key whose current version is a delete marker is not listed, nor rolled up.
+                    entry -> currentOf(bucket, entry).filter(current -> !current.isDeleteMarker()).isPresent(),
+                    "list objects of " + bucket);
+            String last = null;
+            boolean truncated = false;
+            for (Rollup.Item item = rollup.next(); item != null; item = rollup.next()) {
+                if (entries.size() + commonPrefixes.size() == query.maxKeys()) {
+                    truncated = true;
+                    break;
+                }
+                switch (item) {
+                    case Rollup.Item.Listed listed -> {
+                        ObjectVersion current = currentOf(bucket, listed.entry()).orElseThrow();
+                        entries.add(current);
+                        last = current.key();
+                    }
+                    case Rollup.Item.CommonPrefix common -> {
+                        commonPrefixes.add(common.prefix());
+                        last = common.prefix();
+                    }
+                }
+            }
+            return new ObjectListing(entries, commonPrefixes, truncated, truncated ? last : null);
+        }
+    }
+
+    @Override
+    public VersionListing listVersions(String bucket, VersionQuery query) {
+        try (var held = locks.open()) {
+            List<ListedVersion> versions = new ArrayList<>();
+            List<String> commonPrefixes = new ArrayList<>();
+            if (query.maxKeys() == 0) {
+                return new VersionListing(versions, commonPrefixes, false, null, null);
+            }
+            String keyMarker = query.keyMarker();
+            String versionIdMarker = query.versionIdMarker();
+            byte[] start;
+            if (keyMarker == null) {
+                // S3 ignores a version id marker without a key marker.
+                start = new byte[0];
+                versionIdMarker = null;
+            } else if (Rollup.isCommonPrefix(keyMarker, query.prefix(), query.delimiter())) {
+                start = after(MetaKeys.utf8(keyMarker), true);
+                versionIdMarker = null;
+            } else if (versionIdMarker == null) {
+                start = MetaKeys.justAfter(MetaKeys.utf8(keyMarker));
+            } else {
+                // The marker key itself is read again, to resume after its marker version.
+                start = MetaKeys.utf8(keyMarker);
+            }
+            Rollup rollup = rollup(MetaKeys.objects(bucket), start, query.prefix(), query.delimiter(),
+                    query.maxKeys(), sortKey -> sortKey.length, entry -> true, "list versions of " + bucket);
+            String nextKeyMarker = null;
+            String nextVersionIdMarker = null;
+            boolean truncated = false;
+            scan:
+            for (Rollup.Item item = rollup.next(); item != null; item = rollup.next()) {
+                switch (item) {
+                    case Rollup.Item.Listed listed -> {
+                        VersionStack stack = stackOf(bucket, listed.entry());
+                        int from = 0;
+                        String key = MetaKeys.string(listed.entry().sortKey(), 0, listed.entry().sortKey().length);
+                        if (versionIdMarker != null && key.equals(keyMarker)) {
+                            int marker = stack.indexOf(versionIdMarker);
+                            // A marker version deleted since the previous page: resume after its key.
+                            from = marker < 0 ? stack.versions().size() : marker + 1;
+                        }
+                        for (int i = from; i < stack.versions().size(); i++) {
+                            if (versions.size() + commonPrefixes.size() == query.maxKeys()) {
+                                truncated = true;
+                                break scan;
+                            }
+                            ObjectVersion version = stack.versions().get(i);
+                            versions.add(new ListedVersion(version, i == 0));
+                            nextKeyMarker = key;
+                            nextVersionIdMarker = version.versionId();
+                        }
+                    }
+                    case Rollup.Item.CommonPrefix common -> {
+                        if (versions.size() + commonPrefixes.size() == query.maxKeys()) {
+                            truncated = true;
+                            break scan;
+                        }
+                        commonPrefixes.add(common.prefix());
+                        nextKeyMarker = common.prefix();
+                        nextVersionIdMarker = null;
+                    }
+                }
+            }
+            return truncated
+                    ? new VersionListing(versions, commonPrefixes, true, nextKeyMarker, nextVersionIdMarker)
+                    : new VersionListing(versions, commonPrefixes, false, null, null);
+        }
+    }
+
+    // Multipart uploads
+
+    @Override
+    public void createUpload(MultipartUpload upload) throws NoSuchBucketException {
+        byte[] sortKey = MetaKeys.upload(upload.key(), upload.uploadId());
+        try (var held = locks.key(upload.bucket(), upload.key())) {
+            if (readBucket(upload.bucket()).isEmpty()) {
+                throw new NoSuchBucketException("bucket " + upload.bucket() + " does not exist");
+            }
+            write(MetaKeys.uploads(upload.bucket()), sortKey, RecordFormat.encodeUpload(upload),
+                    "create upload " + upload.uploadId());
+        }
+    }
+
+    @Override
+    public Optional<MultipartUpload> getUpload(String bucket, String key, String uploadId) {
+        try (var held = locks.open()) {
+            return readUpload(bucket, key, uploadId);
+        }
+    }
+
+    @Override
+    public void putPart(MultipartUpload upload, Part part) throws NoSuchUploadException {
+        if (!upload.uploadId().equals(part.uploadId())) {
+            throw new IllegalArgumentException("part of upload " + part.uploadId() + " given for " + upload.uploadId());
+        }
+        byte[] partsKey = MetaKeys.parts(part.uploadId());
+        byte[] partKey = MetaKeys.partNumber(part.partNumber());
+        try (var held = locks.key(upload.bucket(), upload.key())) {
+            CompletableFuture<Optional<Entry>> uploadRead = table.get(
+                    MetaKeys.uploads(upload.bucket()), MetaKeys.upload(upload.key(), upload.uploadId()));
+            CompletableFuture<Optional<Entry>> previousRead = table.get(partsKey, partKey);
+            if (Replies.join(uploadRead, "read upload " + upload.uploadId()).isEmpty()) {
+                // The part's blocks were written for an upload that is gone: nobody else will free them.
+                garbage.add(idsOf(part.blocks()));
+                throw new NoSuchUploadException("upload " + upload.uploadId() + " does not exist");
+            }
+            Optional<Entry> previous = Replies.join(previousRead, "read part " + part.partNumber());
+            write(partsKey, partKey, RecordFormat.encodePart(part), "store part " + part.partNumber());
+            if (previous.isPresent()) {
+                Part replaced = RecordFormat.decodePart(part.uploadId(), part.partNumber(), previous.get().value());
+                Set<BlockId> unreferenced = idsOf(replaced.blocks());
+                unreferenced.removeAll(idsOf(part.blocks()));
+                garbage.add(unreferenced);
+            }
+        }
+    }
+
+    @Override
+    public Optional<Part> getPart(String uploadId, int partNumber) {
+        try (var held = locks.open()) {
+            return Replies.join(table.get(MetaKeys.parts(uploadId), MetaKeys.partNumber(partNumber)),
+                            "read part " + partNumber)
+                    .map(entry -> RecordFormat.decodePart(uploadId, partNumber, entry.value()));
+        }
+    }
+
+    @Override
+    public PartListing listParts(String uploadId, int afterPartNumber, int maxParts) {
+        try (var held = locks.open()) {
+            List<Part> parts = new ArrayList<>();
+            long first = (long) Math.max(afterPartNumber, 0) + 1;
+            if (maxParts <= 0 || first > Integer.MAX_VALUE) {
+                return new PartListing(parts, false, 0);
+            }
+            RangeCursor cursor = new RangeCursor(table, MetaKeys.parts(uploadId), MetaKeys.partNumber((int) first),
+                    Math.min(maxParts + 1, MAX_PAGE), "list parts of " + uploadId);
+            boolean truncated = false;
+            for (Entry entry = cursor.next(); entry != null; entry = cursor.next()) {
+                if (parts.size() == maxParts) {
+                    truncated = true;
+                    break;
+                }
+                parts.add(RecordFormat.decodePart(uploadId, MetaKeys.partNumber(entry.sortKey()), entry.value()));
+            }
+            return new PartListing(parts, truncated, truncated ? parts.getLast().partNumber() : 0);
+        }
+    }
+
+    @Override
+    public UploadListing listUploads(
+            String bucket,
+            String prefix,
+            @Nullable String delimiter,
+            @Nullable String keyMarker,
+            @Nullable String uploadIdMarker,
+            int maxUploads) {
+        String listedPrefix = prefix == null ? "" : prefix;
+        String listedDelimiter = delimiter == null || delimiter.isEmpty() ? null : delimiter;
+        try (var held = locks.open()) {
+            List<MultipartUpload> uploads = new ArrayList<>();
+            List<String> commonPrefixes = new ArrayList<>();
+            if (maxUploads <= 0) {
+                return new UploadListing(uploads, commonPrefixes, false, null, null);
+            }
+            byte[] start = uploadsStart(listedPrefix, listedDelimiter, keyMarker, uploadIdMarker);
+            Rollup rollup = rollup(MetaKeys.uploads(bucket), start, listedPrefix, listedDelimiter, maxUploads,
+                    MetaKeys::uploadKeyEnd, entry -> true, "list uploads of " + bucket);
+            String nextKeyMarker = null;
+            String nextUploadIdMarker = null;
+            boolean truncated = false;
+            for (Rollup.Item item = rollup.next(); item != null; item = rollup.next()) {
+                if (uploads.size() + commonPrefixes.size() == maxUploads) {
+                    truncated = true;
+                    break;
+                }
+                switch (item) {
+                    case Rollup.Item.Listed listed -> {
+                        byte[] sortKey = listed.entry().sortKey();
+                        int keyEnd = MetaKeys.uploadKeyEnd(sortKey);
+                        String key = MetaKeys.string(sortKey, 0, keyEnd);
+                        String uploadId = MetaKeys.string(sortKey, keyEnd + 1, sortKey.length);
+                        uploads.add(RecordFormat.decodeUpload(bucket, key, uploadId, listed.entry().value()));
+                        nextKeyMarker = key;
+                        nextUploadIdMarker = uploadId;
+                    }
+                    case Rollup.Item.CommonPrefix common -> {
+                        commonPrefixes.add(common.prefix());
+                        nextKeyMarker = common.prefix();
+                        nextUploadIdMarker = null;
+                    }
+                }
+            }
+            return truncated
+                    ? new UploadListing(uploads, commonPrefixes, true, nextKeyMarker, nextUploadIdMarker)
+                    : new UploadListing(uploads, commonPrefixes, false, null, null);
+        }
+    }
+
+    /** The first upload sort key a listing may return, following S3's marker rules. */
+    private static byte[] uploadsStart(
+            String prefix, @Nullable String delimiter, @Nullable String keyMarker, @Nullable String uploadIdMarker) {
+        if (keyMarker == null) {
+            // S3 ignores an upload id marker without a key marker.
+            return new byte[0];
+        }
+        if (Rollup.isCommonPrefix(keyMarker, prefix, delimiter)) {
+            return after(MetaKeys.utf8(keyMarker), true);
+        }
+        // Markers come from clients: spelled out rather than validated like stored names.
+        byte[] uploadsOfMarkerKey = MetaKeys.concat(MetaKeys.utf8(keyMarker), new byte[] {MetaKeys.SEPARATOR});
+        if (uploadIdMarker == null) {
+            return after(uploadsOfMarkerKey, true);
+        }
+        return MetaKeys.justAfter(MetaKeys.concat(uploadsOfMarkerKey, MetaKeys.utf8(uploadIdMarker)));
+    }
+
+    @Override
+    public Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version)
+            throws NoSuchUploadException {
+        try {
+            return completeUpload(upload, version, new Precondition.None());
+        } catch (PreconditionFailedException impossible) {
+            throw new IllegalStateException("no precondition, yet it failed", impossible);
+        }
+    }
+
+    /**
+     * Writes the version first (the commit point), then removes the parts, then the upload: an
+     * interrupted completion leaves an upload that an abort can remove without queuing blocks the
+     * version references.
+     */
+    @Override
+    public Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version, Precondition precondition)
+            throws NoSuchUploadException, PreconditionFailedException {
+        if (!upload.bucket().equals(version.bucket()) || !upload.key().equals(version.key())) {
+            throw new IllegalArgumentException("the completed version must have the upload's bucket and key");
+        }
+        String bucket = upload.bucket();
+        String key = upload.key();
+        byte[] uploadKey = MetaKeys.upload(key, upload.uploadId());
+        try (var held = locks.key(bucket, key)) {
+            CompletableFuture<Optional<Entry>> uploadRead = table.get(MetaKeys.uploads(bucket), uploadKey);
+            CompletableFuture<Optional<Entry>> stackRead = table.get(MetaKeys.objects(bucket), MetaKeys.objectKey(key));
+            if (Replies.join(uploadRead, "read upload " + upload.uploadId()).isEmpty()) {
+                throw new NoSuchUploadException("upload " + upload.uploadId() + " does not exist");
+            }
+            VersionStack stack = stackOf(bucket, key, Replies.join(stackRead, "read object " + key));
+            VersionStack.Change change = stageNewest(stack, version, precondition);
+            writeStack(bucket, key, change.after());
+            Set<BlockId> unreferenced = new LinkedHashSet<>(change.unreferenced());
+            Set<BlockId> kept = change.after().referencedIds();
+            for (Part part : removeParts(upload.uploadId())) {
+                for (BlockRef block : part.blocks()) {
+                    if (!kept.contains(block.id())) {
+                        unreferenced.add(block.id());
+                    }
+                }
+            }
+            delete(MetaKeys.uploads(bucket), uploadKey, "remove upload " + upload.uploadId());
+            garbage.add(unreferenced);
+            return change.removed();
+        }
+    }
+
+    /**
+     * Removes the parts, then the upload; queues no block that a version of the key references, in
+     * case a completion stopped after writing its version.
+     */
+    @Override
+    public boolean abortUpload(MultipartUpload upload) {
+        String bucket = upload.bucket();
+        String key = upload.key();
+        byte[] uploadKey = MetaKeys.upload(key, upload.uploadId());
+        try (var held = locks.key(bucket, key)) {
+            CompletableFuture<Optional<Entry>> uploadRead = table.get(MetaKeys.uploads(bucket), uploadKey);
+            CompletableFuture<Optional<Entry>> stackRead = table.get(MetaKeys.objects(bucket), MetaKeys.objectKey(key));
+            if (Replies.join(uploadRead, "read upload " + upload.uploadId()).isEmpty()) {
+                // putPart refuses parts of a missing upload, so there are no parts to remove either.
+                return false;
+            }
+            Set<BlockId> kept = stackOf(bucket, key, Replies.join(stackRead, "read object " + key)).referencedIds();
+            Set<BlockId> unreferenced = new LinkedHashSet<>();
+            for (Part part : removeParts(upload.uploadId())) {
+                for (BlockRef block : part.blocks()) {
+                    if (!kept.contains(block.id())) {
+                        unreferenced.add(block.id());
+                    }
+                }
+            }
+            delete(MetaKeys.uploads(bucket), uploadKey, "remove upload " + upload.uploadId());
+            garbage.add(unreferenced);
+            return true;
+        }
+    }
+
+    /** Deletes every part of an upload; returns them. */
+    private List<Part> removeParts(String uploadId) {
+        byte[] partitionKey = MetaKeys.parts(uploadId);
+        List<Part> parts = new ArrayList<>();
+        RangeCursor cursor = new RangeCursor(table, partitionKey, new byte[0], MAX_PAGE, "read parts of " + uploadId);
+        for (Entry entry = cursor.next(); entry != null; entry = cursor.next()) {
+            parts.add(RecordFormat.decodePart(uploadId, MetaKeys.partNumber(entry.sortKey()), entry.value()));
+        }
+        List<CompletableFuture<Entry>> deletes = new ArrayList<>();
+        for (Part part : parts) {
+            deletes.add(table.delete(partitionKey, MetaKeys.partNumber(part.partNumber())));
+        }
+        Replies.join(CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)), "remove parts of " + uploadId);
+        return parts;
+    }
+
+    // Block reclamation queue
+
+    @Override
+    public List<BlockId> pendingGarbage(int max) {
+        try (var held = locks.open()) {
+            return garbage.pending(max);
+        }
+    }
+
+    @Override
+    public void forgetGarbage(Collection<BlockId> ids) {
+        try (var held = locks.open()) {
+            garbage.remove(ids);
+        }
+    }
+
+    @Override
+    public void queueGarbage(Collection<BlockId> ids) {
+        try (var held = locks.open()) {
+            garbage.add(ids);
+        }
+    }
+
+    // Whole-store views
+
+    /** What this node's replica holds, counted by a scan at most every few seconds (see the class). */
+    @Override
+    public StoreStatistics statistics() {
+        try (var held = locks.open()) {
+            CountedStatistics last = counted;
+            long now = System.nanoTime();
+            if (last != null && now - last.countedAtNanos() < STATISTICS_TTL.toNanos()) {
+                return last.statistics();
+            }
+            StoreStatistics statistics = LocalReplica.statistics(table.local());
+            counted = new CountedStatistics(statistics, now);
+            return statistics;
+        }
+    }
+
+    /** The references this node's replica holds; not every reference of a cluster (see the class). */
+    @Override
+    public void forEachBlockReference(Consumer<? super BlockRef> visitor) {
+        Objects.requireNonNull(visitor, "visitor");
+        try (var held = locks.open()) {
+            LocalReplica.forEachBlockReference(table.local(), visitor);
+        }
+    }
+
+    // Bucket configurations
+
+    @Override
+    public Optional<byte[]> getBucketConfig(String bucket, String kind) {
+        try (var held = locks.open()) {
+            return Replies.join(table.get(MetaKeys.configs(bucket), MetaKeys.configKind(kind)),
+                            "read configuration " + kind + " of " + bucket)
+                    .map(entry -> RecordFormat.decodeBucketConfig(entry.value()));
+        }
+    }
+
+    @Override
+    public void putBucketConfig(String bucket, String kind, byte[] document) throws NoSuchBucketException {
+        byte[] sortKey = MetaKeys.configKind(kind);
+        try (var held = locks.key(bucket, kind)) {
+            if (readBucket(bucket).isEmpty()) {
+                throw new NoSuchBucketException("bucket " + bucket + " does not exist");
+            }
+            write(MetaKeys.configs(bucket), sortKey, RecordFormat.encodeBucketConfig(document),
+                    "store configuration " + kind + " of " + bucket);
+        }
+    }
+
+    @Override
+    public boolean deleteBucketConfig(String bucket, String kind) {
+        byte[] sortKey = MetaKeys.configKind(kind);
+        try (var held = locks.key(bucket, kind)) {
+            String what = "delete configuration " + kind + " of " + bucket;
+            if (Replies.join(table.get(MetaKeys.configs(bucket), sortKey), what).isEmpty()) {
+                return false;
+            }
+            delete(MetaKeys.configs(bucket), sortKey, what);
+            return true;
+        }
+    }
+
+    // Access keys
+
+    @Override
+    public Optional<AccessKey> getAccessKey(String accessKeyId) {
+        try (var held = locks.open()) {
+            return readAccessKey(accessKeyId);
+        }
+    }
+
+    @Override
+    public void putAccessKey(AccessKey key) {
+        try (var held = locks.accessKeys()) {
+            write(MetaKeys.accessKeys(), MetaKeys.utf8(key.accessKeyId()), RecordFormat.encodeAccessKey(key),
+                    "store access key " + key.accessKeyId());
+        }
+    }
+
+    @Override
+    public List<AccessKey> listAccessKeys() {
+        try (var held = locks.open()) {
+            List<AccessKey> keys = new ArrayList<>();
+            RangeCursor cursor = new RangeCursor(table, MetaKeys.accessKeys(), new byte[0], MAX_PAGE, "list access keys");
+            for (Entry entry = cursor.next(); entry != null; entry = cursor.next()) {
+                byte[] id = entry.sortKey();
+                keys.add(RecordFormat.decodeAccessKey(MetaKeys.string(id, 0, id.length), entry.value()));
+            }
+            return keys;
+        }
+    }
+
+    @Override
+    public boolean deleteAccessKey(String accessKeyId) {
+        try (var held = locks.accessKeys()) {
+            if (readAccessKey(accessKeyId).isEmpty()) {
+                return false;
+            }
+            delete(MetaKeys.accessKeys(), MetaKeys.utf8(accessKeyId), "delete access key " + accessKeyId);
+            return true;
+        }
+    }
+
+    @Override
+    public Optional<AccessKey> updateAccessKey(String accessKeyId, UnaryOperator<AccessKey> change) {
+        try (var held = locks.accessKeys()) {
+            Optional<AccessKey> before = readAccessKey(accessKeyId);
+            if (before.isEmpty()) {
+                return before;
+            }
+            AccessKey after = Objects.requireNonNull(change.apply(before.get()), "changed access key");
+            if (!after.accessKeyId().equals(accessKeyId)) {
+                throw new IllegalArgumentException("an access key update must not change its id");
+            }
+            write(MetaKeys.accessKeys(), MetaKeys.utf8(accessKeyId), RecordFormat.encodeAccessKey(after),
+                    "update access key " + accessKeyId);
+            return Optional.of(after);
+        }
+    }
+
+    /**
+     * Waits for running operations, then closes the garbage queue; later calls throw. The table is
+     * the caller's and stays open.
+     */
+    @Override
+    public void close() {
+        locks.close(garbage::close);
+    }
+
+    // Helpers
+
+    private Optional<BucketRecord> readBucket(String name) {
+        return Replies.join(table.get(MetaKeys.buckets(), MetaKeys.bucket(name)), "read bucket " + name)
+                .map(entry -> RecordFormat.decodeBucket(name, entry.value()));
+    }
+
+    private Optional<MultipartUpload> readUpload(String bucket, String key, String uploadId) {
+        return Replies.join(table.get(MetaKeys.uploads(bucket), MetaKeys.upload(key, uploadId)),
+                        "read upload " + uploadId)
+                .map(entry -> RecordFormat.decodeUpload(bucket, key, uploadId, entry.value()));
+    }
+
+    private Optional<AccessKey> readAccessKey(String accessKeyId) {
+        return Replies.join(table.get(MetaKeys.accessKeys(), MetaKeys.utf8(accessKeyId)),
+                        "read access key " + accessKeyId)
+                .map(entry -> RecordFormat.decodeAccessKey(accessKeyId, entry.value()));
+    }
+
+    private VersionStack readStack(String bucket, String key) {
+        return stackOf(bucket, key, Replies.join(
+                table.get(MetaKeys.objects(bucket), MetaKeys.objectKey(key)), "read object " + key));
+    }
+
+    private static VersionStack stackOf(String bucket, String key, Optional<Entry> entry) {
+        return entry.map(found -> VersionStack.decode(bucket, key, found.value())).orElse(VersionStack.EMPTY);
+    }
+
+    private static VersionStack stackOf(String bucket, Entry entry) {
+        byte[] sortKey = entry.sortKey();
+        return VersionStack.decode(bucket, MetaKeys.string(sortKey, 0, sortKey.length), entry.value());
+    }
+
+    private static Optional<ObjectVersion> currentOf(String bucket, Entry entry) {
+        byte[] sortKey = entry.sortKey();
+        return VersionStack.decodeCurrent(bucket, MetaKeys.string(sortKey, 0, sortKey.length), entry.value());
+    }
+
+    /** The new stack with {@code version} on top, if the current version meets the precondition. */
+    private static VersionStack.Change stageNewest(VersionStack stack, ObjectVersion version, Precondition precondition)
+            throws PreconditionFailedException {
+        if (!precondition.isMetBy(stack.current().orElse(null))) {
+            throw new PreconditionFailedException(
+                    "precondition " + precondition + " not met by the current version of " + version.key());
+        }
+        return stack.withNewest(version);
+    }
+
+    /** Writes the stack, or a tombstone once the key has no version left. */
+    private void writeStack(String bucket, String key, VersionStack stack) {
+        byte[] partitionKey = MetaKeys.objects(bucket);
+        byte[] sortKey = MetaKeys.objectKey(key);
+        if (stack.isEmpty()) {
+            delete(partitionKey, sortKey, "delete object " + key);
+        } else {
+            write(partitionKey, sortKey, stack.encode(), "write object " + key);
+        }
+    }
+
+    private void write(byte[] partitionKey, byte[] sortKey, byte[] value, String what) {
+        Replies.join(table.put(partitionKey, sortKey, value), what);
+    }
+
+    private void delete(byte[] partitionKey, byte[] sortKey, String what) {
+        Replies.join(table.delete(partitionKey, sortKey), what);
+    }
+
+    /** Writes a tombstone over every live entry of a partition key. */
+    private void deleteAll(byte[] partitionKey, String what) {
+        RangeCursor cursor = new RangeCursor(table, partitionKey, new byte[0], MAX_PAGE, what);
+        List<CompletableFuture<Entry>> deletes = new ArrayList<>();
+        for (Entry entry = cursor.next(); entry != null; entry = cursor.next()) {
+            deletes.add(table.delete(partitionKey, entry.sortKey()));
+        }
+        Replies.join(CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)), what);
+    }
+
+    private boolean anyLive(byte[] partitionKey, String what) {
+        return new RangeCursor(table, partitionKey, new byte[0], 16, what).next() != null;
+    }
+
+    /** A listing over one partition key from {@code start}, or from the prefix if that is later. */
+    private Rollup rollup(byte[] partitionKey, byte[] start, String prefix, @Nullable String delimiter, int maxItems,
+            Rollup.NameEnd nameEnd, Predicate<Entry> listed, String what) {
+        byte[] prefixBytes = MetaKeys.utf8(prefix);
+        RangeCursor cursor = new RangeCursor(
+                table, partitionKey, MetaKeys.max(prefixBytes, start), Math.min(maxItems + 1, MAX_PAGE), what);
+        return new Rollup(cursor, prefixBytes, delimiter == null ? null : MetaKeys.utf8(delimiter), nameEnd, listed);
+    }
+
+    /**
+     * The first sort key after a marker, exclusive: past everything under it when it is a common
+     * prefix (keys are UTF-8, so it has a byte below 0xFF to increment), else just after it.
+     */
+    private static byte[] after(byte[] marker, boolean isCommonPrefix) {
+        byte[] past = isCommonPrefix ? MetaKeys.pastPrefix(marker) : MetaKeys.justAfter(marker);
+        return past == null ? MetaKeys.justAfter(marker) : past;
+    }
+
+    private static Set<BlockId> idsOf(List<BlockRef> blocks) {
+        Set<BlockId> ids = new LinkedHashSet<>();
+        blocks.forEach(block -> ids.add(block.id()));
+        return ids;
+    }
+
+    private static void requireMetadataChangeOnly(ObjectVersion before, ObjectVersion after) {
+        if (!before.bucket().equals(after.bucket())
+                || !before.key().equals(after.key())
+                || !before.versionId().equals(after.versionId())) {
+            throw new IllegalArgumentException("a version update must not change the bucket, key or version id");
+        }
+        if (!before.content().equals(after.content())
+                || before.size() != after.size()
+                || !before.etag().equals(after.etag())
+                || !Objects.equals(before.checksum(), after.checksum())
+                || !before.partSizes().equals(after.partSizes())) {
+            throw new IllegalArgumentException(
+                    "a version update changes metadata only, not the content, size, ETag, checksum or part sizes");
+        }
+    }
+}

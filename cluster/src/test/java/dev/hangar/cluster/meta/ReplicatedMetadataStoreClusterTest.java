@@ -1,0 +1,189 @@
+package dev.hangar.cluster.meta;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.table.Entry;
+import dev.hangar.cluster.table.TableConfig;
+import dev.hangar.metadata.BucketRecord;
+import dev.hangar.metadata.ListQuery;
+import dev.hangar.metadata.MetadataUnavailableException;
+import dev.hangar.metadata.ObjectListing;
+import dev.hangar.metadata.ObjectContent;
+import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.metadata.VersionQuery;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What only a cluster can show: writes seen through every node, outages, partitions, races between nodes. */
+class ReplicatedMetadataStoreClusterTest {
+    private static final Instant NOW = Instant.parse("2026-03-04T05:06:07Z");
+    // A short timeout, so that a partitioned node gives up quickly.
+    private static final TableConfig CONFIG =
+            new TableConfig(ReplicatedMetadataStore.TABLE, 2, 2, Duration.ofSeconds(1), Duration.ofDays(1));
+    private static final List<String> NODES = List.of("a", "b", "c");
+
+    @TempDir
+    Path dir;
+
+    private MetaCluster cluster;
+
+    @BeforeEach
+    void startCluster() throws InterruptedException {
+        cluster = new MetaCluster(dir, CONFIG, "a", "b", "c");
+    }
+
+    @AfterEach
+    void stopCluster() {
+        cluster.close();
+    }
+
+    private ReplicatedMetadataStore store(String node) {
+        return cluster.node(node).store();
+    }
+
+    private static ObjectVersion object(String bucket, String key, String text) {
+        byte[] data = text.getBytes(UTF_8);
+        return new ObjectVersion(bucket, key, ObjectVersion.NULL_VERSION, NOW, data.length, "\"" + text + "\"",
+                new ObjectContent.Inline(data), Map.of(), Map.of(), null, List.of());
+    }
+
+    @Test
+    void aWriteThroughOneNodeIsReadThroughEvery() throws Exception {
+        BucketRecord bucket = new BucketRecord("photos", NOW, "us-east-1");
+        assertThat(store("a").createBucket(bucket)).isTrue();
+        ObjectVersion cat = object("photos", "cat.jpg", "meow");
+        store("a").putObject(cat);
+
+        for (String node : List.of("b", "c")) {
+            assertThat(store(node).getBucket("photos")).contains(bucket);
+            assertThat(store(node).getObject("photos", "cat.jpg")).contains(cat);
+            assertThat(store(node).listObjects("photos", new ListQuery("", null, null, 10)).entries())
+                    .containsExactly(cat);
+            assertThat(store(node).createBucket(bucket)).isFalse();
+        }
+    }
+
+    @Test
+    void everythingWorksWithOneNodeDown() throws Exception {
+        cluster.node("c").stop();
+        store("a").createBucket(new BucketRecord("photos", NOW, "us-east-1"));
+        ObjectVersion first = object("photos", "k", "first");
+        store("a").putObject(first);
+        assertThat(store("b").getObject("photos", "k")).contains(first);
+        ObjectVersion second = object("photos", "k", "second");
+        assertThat(store("b").putObject(second)).contains(first);
+
+        cluster.node("c").start();
+        // c's replica missed both writes; its reads still meet a replica that has them.
+        assertThat(store("c").getObject("photos", "k")).contains(second);
+        assertThat(store("c").listObjects("photos", new ListQuery("", null, null, 10)).entries())
+                .containsExactly(second);
+    }
+
+    @Test
+    void listingsThroughAStaleNodePageThroughEveryKeyOnce() throws Exception {
+        cluster.node("c").stop();
+        store("a").createBucket(new BucketRecord("photos", NOW, "us-east-1"));
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            store("a").putObject(object("photos", "top" + i / 10 + i % 10, "x"));
+            expected.add("top" + i / 10 + i % 10);
+            store("b").putObject(object("photos", "dir" + i % 3 + "/file" + i, "x"));
+        }
+        store("a").deleteObject("photos", "top05");
+        expected.remove("top05");
+        expected.addAll(0, List.of("dir0/", "dir1/", "dir2/"));
+        cluster.node("c").start();
+
+        // c's replica is empty: every page merges what a and b hold, and repairs c on the way.
+        List<String> listed = new ArrayList<>();
+        String after = null;
+        ObjectListing page;
+        do {
+            page = store("c").listObjects("photos", new ListQuery("", "/", after, 4));
+            page.commonPrefixes().forEach(listed::add);
+            page.entries().forEach(entry -> listed.add(entry.key()));
+            after = page.nextMarker();
+        } while (page.truncated());
+        assertThat(listed).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void anIsolatedNodeIsUnavailableWhileTheMajorityServes() throws Exception {
+        store("a").createBucket(new BucketRecord("photos", NOW, "us-east-1"));
+        cluster.faults.partition(List.of(new NodeId("a")), List.of(new NodeId("b"), new NodeId("c")));
+
+        assertThatThrownBy(() -> store("a").putObject(object("photos", "k", "lost")))
+                .isInstanceOf(MetadataUnavailableException.class)
+                .hasMessageContaining("metadata unavailable");
+        assertThatThrownBy(() -> store("a").getObject("photos", "k"))
+                .isInstanceOf(MetadataUnavailableException.class);
+
+        ObjectVersion kept = object("photos", "k", "kept");
+        store("b").putObject(kept);
+        assertThat(store("c").getObject("photos", "k")).contains(kept);
+
+        cluster.faults.heal();
+        assertThat(store("a").getObject("photos", "k")).contains(kept);
+    }
+
+    @Test
+    void concurrentPutsOfOneKeyThroughTwoNodesConverge() throws Exception {
+        store("a").createBucket(new BucketRecord("photos", NOW, "us-east-1"));
+        int writes = 30;
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> writers = new ArrayList<>();
+            for (String node : List.of("a", "b")) {
+                ReplicatedMetadataStore store = store(node);
+                writers.add(executor.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < writes; i++) {
+                        store.putObject(object("photos", "hot", node + "-" + i));
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> writer : writers) {
+                writer.get();
+            }
+        }
+
+        Optional<ObjectVersion> winner = store("a").getObject("photos", "hot");
+        assertThat(winner).isPresent();
+        for (String node : NODES) {
+            assertThat(store(node).getObject("photos", "hot")).isEqualTo(winner);
+            // One "null" version: the key's stack never holds two, however the writers interleaved.
+            assertThat(store(node).listVersions("photos", new VersionQuery("", null, null, null, 10)).versions())
+                    .hasSize(1);
+        }
+
+        for (String node : NODES) {
+            assertThat(cluster.node(node).antiEntropy().runOnce().join().failures()).isZero();
+        }
+        byte[] partitionKey = MetaKeys.objects("photos");
+        byte[] sortKey = MetaKeys.objectKey("hot");
+        Optional<Entry> onA = cluster.node("a").local().get(partitionKey, sortKey);
+        assertThat(onA).isPresent();
+        for (String node : NODES) {
+            assertThat(cluster.node(node).local().get(partitionKey, sortKey)).isEqualTo(onA);
+        }
+    }
+}
