@@ -1,5 +1,6 @@
 package dev.hangar.cluster.table;
 
+import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.rpc.RpcClient;
@@ -16,6 +17,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -127,19 +129,46 @@ public final class ReplicatedTable implements AutoCloseable {
      * quorum stored it; the other replicas still get it in the background. Fails with {@link
      * QuorumException} when too few replicas answer within the timeout. An entry that loses to a
      * newer one on a replica still counts as an ack: that replica holds a state at least as new.
+     *
+     * <p>When this node is a replica, its own copy is written only once the other replicas have
+     * given the acks the quorum needs besides it. A node cut off from the others therefore never
+     * applies a write it cannot get acknowledged — it cannot spread later as a write that "failed"
+     * — and the price is a local write (far shorter than the round) after the round instead of
+     * during it. The put also waits for that local copy, so that what this node reads from its own
+     * replica afterwards (statistics, the block references a scrub walks) includes its own
+     * acknowledged writes.
      */
     public CompletableFuture<Entry> put(Entry entry) {
         clock.update(entry.timestamp());
+        RoundTrips.Tally tally = RoundTrips.current();
         List<NodeId> replicas = replicasOf(entry.partitionKey());
         byte[] payload = Wire.entries(List.of(entry));
-        return QuorumCall.<Boolean>run("put", replicas, config.writeQuorum(), replicas.size(), self, node ->
-                        node.equals(self)
-                                ? CompletableFuture.supplyAsync(() -> mergeLocally(entry) != null, localExecutor)
-                                : call(node, "merge", payload).thenApply(r -> true))
+        boolean selfIsReplica = replicas.contains(self);
+        int remoteAcksFirst = selfIsReplica ? Math.max(0, Math.min(config.writeQuorum(), replicas.size()) - 1) : 0;
+        AtomicInteger remoteAcks = new AtomicInteger();
+        CompletableFuture<Void> enoughRemote = new CompletableFuture<>();
+        if (remoteAcksFirst == 0) {
+            enoughRemote.complete(null);
+        }
+        CompletableFuture<Boolean> localWrite = selfIsReplica
+                ? enoughRemote.thenApplyAsync(ready -> mergeLocally(entry) != null, localExecutor)
+                : CompletableFuture.completedFuture(true);
+        CompletableFuture<Entry> quorum = QuorumCall.<Boolean>run("put", replicas, config.writeQuorum(), replicas.size(),
+                        self, node -> node.equals(self) ? localWrite : call(node, "merge", payload).thenApply(r -> {
+                            if (remoteAcks.incrementAndGet() >= remoteAcksFirst) {
+                                enoughRemote.complete(null);
+                            }
+                            return true;
+                        }))
                 .thenApply(answers -> {
                     rounds.record("put", answers.rounds());
+                    tally.addMetadata(answers.rounds());
                     return entry;
                 });
+        // A failed local write is one missing ack like any other: the quorum decides, not this node.
+        // thenCompose, not thenCombine: a failed quorum fails the put at once, while the local write,
+        // which waits for remote acks that never came, never completes.
+        return quorum.thenCompose(stored -> localWrite.exceptionally(failure -> false).thenApply(local -> stored));
     }
 
     /**
@@ -148,6 +177,7 @@ public final class ReplicatedTable implements AutoCloseable {
      * repaired in the background.
      */
     public CompletableFuture<Optional<Entry>> get(byte[] partitionKey, byte[] sortKey) {
+        RoundTrips.Tally tally = RoundTrips.current();
         List<NodeId> replicas = ReplicaSet.closestFirst(layout.get(), local.partitionOf(partitionKey), self);
         byte[] payload = Wire.getRequest(partitionKey, sortKey);
         return QuorumCall.<Optional<Entry>>run("get", replicas, config.readQuorum(), config.readQuorum(), self, node ->
@@ -156,6 +186,7 @@ public final class ReplicatedTable implements AutoCloseable {
                                 : call(node, "get", payload).thenApply(Wire::optionalEntry))
                 .thenApply(answers -> {
                     rounds.record("get", answers.rounds());
+                    tally.addMetadata(answers.rounds());
                     Entry winner = null;
                     for (Optional<Entry> answer : answers.byNode().values()) {
                         winner = Entry.winner(winner, answer.orElse(null));
@@ -182,6 +213,7 @@ public final class ReplicatedTable implements AutoCloseable {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
+        RoundTrips.Tally tally = RoundTrips.current();
         List<NodeId> replicas = ReplicaSet.closestFirst(layout.get(), local.partitionOf(partitionKey), self);
         byte[] payload = Wire.rangeRequest(partitionKey, fromSortKey, limit);
         return QuorumCall.<List<Entry>>run("range", replicas, config.readQuorum(), config.readQuorum(), self, node ->
@@ -190,6 +222,7 @@ public final class ReplicatedTable implements AutoCloseable {
                                 : call(node, "range", payload).thenApply(Wire::entries))
                 .thenApply(answers -> {
                     rounds.record("range", answers.rounds());
+                    tally.addMetadata(answers.rounds());
                     return mergePages(answers.byNode(), limit);
                 });
     }
