@@ -1,6 +1,7 @@
 package dev.hangar.bench;
 
 import dev.hangar.bench.load.BillionCommand;
+import dev.hangar.bench.load.ClusterLatencyCommand;
 import dev.hangar.bench.load.LatencyCommand;
 import dev.hangar.bench.load.MixedCommand;
 import dev.hangar.bench.load.SmallFilesCommand;
@@ -16,9 +17,10 @@ import picocli.CommandLine.Command;
  * <pre>{@code java -cp bench/target/benchmarks.jar dev.hangar.bench.LoadGenerator billion --help}</pre>
  */
 @Command(name = "hangar-bench", mixinStandardHelpOptions = true, version = "hangar-bench 0.1.0",
-    description = "S3 load generator: the seed benchmarks against any S3 endpoint. Every command stops by itself.",
+    description = {"S3 load generator: the seed benchmarks against any S3 endpoint. Every command stops by itself.",
+        "cluster-lat needs no endpoint: it starts in-process cluster nodes and injects network delay."},
     subcommands = {MixedCommand.class, BillionCommand.class, SmallFilesCommand.class, LatencyCommand.class,
-        TimeToFirstByteCommand.class})
+        TimeToFirstByteCommand.class, ClusterLatencyCommand.class})
 public final class LoadGenerator implements Runnable {
 
     @CommandLine.Spec

@@ -43,6 +43,23 @@ final class Plots {
     }
 
     /**
+     * Several lines of y against x, one per entry of {@code xyBySeries} ({@code {x[], y[]}}), with
+     * markers; the series named {@code reference} (if any) is drawn as a plain line, a guide.
+     */
+    static void lines(Path file, String title, String xTitle, String yTitle, Map<String, double[][]> xyBySeries,
+        String reference) throws IOException {
+        XYChart chart = chart(title, xTitle, yTitle);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setXAxisMin(0.0);
+        for (Map.Entry<String, double[][]> entry : xyBySeries.entrySet()) {
+            XYSeries series = chart.addSeries(entry.getKey(), entry.getValue()[0], entry.getValue()[1]);
+            series.setMarker(entry.getKey().equals(reference) ? SeriesMarkers.NONE : SeriesMarkers.CIRCLE);
+        }
+        save(chart, file);
+    }
+
+    /**
      * Latency distributions as cumulative curves: for each series, the fraction of requests (y, in
      * percent) that took at most x milliseconds, x on a logarithmic axis.
      */
