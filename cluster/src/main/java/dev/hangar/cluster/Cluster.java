@@ -19,28 +19,21 @@ public final class Cluster {
     }
 
     /**
-     * A node over local storage that, with {@code cluster} settings, also runs the cluster control
-     * plane ({@link ClusterControl}: membership and layout). Data is not replicated yet: the node
-     * serves its own local data either way. Null settings give exactly {@link #singleNode(NodeConfig,
-     * MaintenanceConfig)}: no RPC port is opened.
+     * With {@code cluster} settings, a node of a replicated cluster: it joins the other nodes through
+     * the seeds, and its metadata and blocks live on the replicas the layout gives them, whichever
+     * node is asked. Null settings give exactly {@link #singleNode(NodeConfig, MaintenanceConfig)}:
+     * a cluster of one over local storage, and no RPC port is opened.
      */
-    public static ClusterNode singleNode(
-            NodeConfig config, MaintenanceConfig maintenance, @Nullable ClusterSettings cluster) {
-        return singleNode(config, maintenance, cluster, MembershipTiming.defaults());
+    public static ClusterNode node(NodeConfig config, MaintenanceConfig maintenance, @Nullable ClusterSettings cluster) {
+        return node(config, maintenance, cluster, MembershipTiming.defaults());
     }
 
-    /** As {@link #singleNode(NodeConfig, MaintenanceConfig, ClusterSettings)}, with this membership timing. */
-    public static ClusterNode singleNode(NodeConfig config, MaintenanceConfig maintenance,
+    /** As {@link #node(NodeConfig, MaintenanceConfig, ClusterSettings)}, with this membership timing. */
+    public static ClusterNode node(NodeConfig config, MaintenanceConfig maintenance,
             @Nullable ClusterSettings cluster, MembershipTiming timing) {
         if (cluster == null) {
             return new SingleNode(config, maintenance);
         }
-        ClusterControl control = ClusterControl.start(cluster, config.dataDirectory(), timing);
-        try {
-            return new SingleNode(config, maintenance, control);
-        } catch (RuntimeException e) {
-            control.close();
-            throw e;
-        }
+        return ClusteredNode.start(config, maintenance, cluster, timing);
     }
 }

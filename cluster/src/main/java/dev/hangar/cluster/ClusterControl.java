@@ -6,6 +6,7 @@ import dev.hangar.cluster.layout.NodeRole;
 import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.LayoutManager;
 import dev.hangar.cluster.membership.Membership;
+import dev.hangar.cluster.membership.MembershipListener;
 import dev.hangar.cluster.membership.MembershipTiming;
 import dev.hangar.cluster.membership.NodeIdentity;
 import dev.hangar.cluster.membership.PeerInfo;
@@ -15,11 +16,16 @@ import dev.hangar.cluster.membership.StaleLayoutException;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcConfig;
+import dev.hangar.cluster.rpc.RpcPeer;
 import dev.hangar.cluster.rpc.RpcServer;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cluster control plane of one node: its RPC server and client, {@link Membership} (peer
@@ -37,9 +43,10 @@ public final class ClusterControl implements AutoCloseable {
     private final RpcClient client;
     private final LayoutManager layouts;
     private final Membership membership;
+    private final NetworkFaults faults;
 
     private ClusterControl(ClusterSettings settings, NodeId self, InetSocketAddress address, RpcServer server,
-            RpcClient client, LayoutManager layouts, Membership membership) {
+            RpcClient client, LayoutManager layouts, Membership membership, NetworkFaults faults) {
         this.settings = settings;
         this.self = self;
         this.address = address;
@@ -47,6 +54,21 @@ public final class ClusterControl implements AutoCloseable {
         this.client = client;
         this.layouts = layouts;
         this.membership = membership;
+        this.faults = faults;
+    }
+
+    /**
+     * What a node runs on top of the control plane: installed after the control plane exists but
+     * before the RPC port is bound, so that the first request a peer sends finds its handler.
+     */
+    @FunctionalInterface
+    public interface Services {
+        /**
+         * Registers the services' handlers on {@code server}; {@code addresses} resolves a node id to
+         * its RPC address as membership learns them, and throws for a node never heard of.
+         */
+        void install(NodeId self, RpcServer server, RpcClient client, LayoutManager layouts,
+                Function<NodeId, InetSocketAddress> addresses);
     }
 
     /** Starts the control plane of the node whose data is in {@code dataDir}, with the default timing. */
@@ -61,6 +83,12 @@ public final class ClusterControl implements AutoCloseable {
      * @throws IllegalStateException if the RPC port cannot be bound
      */
     public static ClusterControl start(ClusterSettings settings, Path dataDir, MembershipTiming timing) {
+        return start(settings, dataDir, timing, (self, server, client, layouts, addresses) -> {});
+    }
+
+    /** As {@link #start(ClusterSettings, Path, MembershipTiming)}, with {@code services} installed before the bind. */
+    public static ClusterControl start(ClusterSettings settings, Path dataDir, MembershipTiming timing,
+            Services services) {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(timing, "timing");
         NodeId id = NodeIdentity.loadOrCreate(dataDir, settings.nodeId());
@@ -72,6 +100,8 @@ public final class ClusterControl implements AutoCloseable {
         try {
             layouts = new LayoutManager(dataDir, id, settings.replicationFactor(), settings.bootstrapExpect(), client);
             layouts.register(server);
+            AtomicReference<Membership> joined = new AtomicReference<>();
+            services.install(id, server, client, layouts, node -> resolve(joined.get(), id, server, node));
             InetSocketAddress bound;
             try {
                 bound = server.start(settings.rpcBindAddress(), settings.rpcPort());
@@ -86,8 +116,9 @@ public final class ClusterControl implements AutoCloseable {
             PeerInfo info = new PeerInfo(id, settings.zone(), settings.capacity(), advertised);
             Membership membership = new Membership(info, settings.seeds(), timing, client, layouts);
             membership.register(server);
+            joined.set(membership);
             membership.start();
-            return new ClusterControl(settings, id, advertised, server, client, layouts, membership);
+            return new ClusterControl(settings, id, advertised, server, client, layouts, membership, faults);
         } catch (RuntimeException e) {
             if (layouts != null) {
                 layouts.close();
@@ -96,6 +127,18 @@ public final class ClusterControl implements AutoCloseable {
             client.close();
             throw e;
         }
+    }
+
+    private static InetSocketAddress resolve(@Nullable Membership membership, NodeId self, RpcServer server,
+            NodeId node) {
+        if (node.equals(self)) {
+            return server.address();
+        }
+        RpcPeer peer = membership == null ? null : membership.peer(node);
+        if (peer == null) {
+            throw new IllegalStateException("no address known yet for node " + node);
+        }
+        return peer.address();
     }
 
     public NodeId selfId() {
@@ -148,6 +191,24 @@ public final class ClusterControl implements AutoCloseable {
      */
     public ClusterLayout apply(long expectedVersion) {
         return layouts.apply(expectedVersion);
+    }
+
+    /** Tells {@code listener} of every change of a node's state (UP, SUSPECT, DOWN). */
+    public void addMembershipListener(MembershipListener listener) {
+        membership.addListener(listener);
+    }
+
+    /** Tells {@code listener} of every layout this node adopts or applies. */
+    public void addLayoutListener(Consumer<ClusterLayout> listener) {
+        layouts.addListener(listener);
+    }
+
+    /**
+     * The fault hook of this node's RPC traffic: delay with jitter per peer pair, drops and
+     * partitions, for tests and benchmarks. Faults apply to what this node sends and receives.
+     */
+    public NetworkFaults faults() {
+        return faults;
     }
 
     /** Stops pinging and serving; peers see this node go SUSPECT, then DOWN. */

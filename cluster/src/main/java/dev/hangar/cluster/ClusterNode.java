@@ -9,8 +9,8 @@ import java.util.Optional;
  * seen from this node.
  *
  * <p>A node started without cluster settings is a cluster of one, whose stores are the local ones.
- * Replicated modes will hand out stores of the same interfaces that reach the right nodes, so the S3
- * layer does not change with the replication policy.
+ * A cluster node hands out stores of the same interfaces that reach the right nodes, so the S3 layer
+ * does not change with the replication policy.
  */
 public interface ClusterNode extends AutoCloseable {
 
@@ -29,9 +29,14 @@ public interface ClusterNode extends AutoCloseable {
 
     /**
      * The cluster control plane (membership and layout) when the node was started with cluster
-     * settings; empty for a plain cluster of one. Data does not follow the layout yet.
+     * settings; empty for a plain cluster of one.
      */
     default Optional<ClusterControl> control() {
+        return Optional.empty();
+    }
+
+    /** The replicated stores behind {@link #metadata} and {@link #blocks} on a cluster node; empty for a cluster of one. */
+    default Optional<ReplicationView> replication() {
         return Optional.empty();
     }
 

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -29,34 +28,22 @@ final class SingleNode implements ClusterNode {
     private final StorageMaintenance maintenance;
     /** With BATCH, the node's sync round; otherwise null. */
     private final @Nullable NodeSync sync;
-    /** The control plane with cluster settings, otherwise null; closed with the node, first. */
-    private final @Nullable ClusterControl control;
 
     SingleNode(NodeConfig config) {
         this(config, MaintenanceConfig.DEFAULTS);
     }
 
     SingleNode(NodeConfig config, MaintenanceConfig maintenance) {
-        this(config, maintenance, UnaryOperator.identity(), UnaryOperator.identity(), null);
-    }
-
-    /** A node over local storage that also runs {@code control}; the node closes it. */
-    SingleNode(NodeConfig config, MaintenanceConfig maintenance, ClusterControl control) {
-        this(config, maintenance, UnaryOperator.identity(), UnaryOperator.identity(), control);
+        this(config, maintenance, UnaryOperator.identity(), UnaryOperator.identity());
     }
 
     /** Opens the node with its stores wrapped as given, before anything uses them: for tests. */
     SingleNode(NodeConfig config, UnaryOperator<BlockStore> wrapBlocks, UnaryOperator<MetadataStore> wrapMetadata) {
-        this(config, MaintenanceConfig.DEFAULTS, wrapBlocks, wrapMetadata, null);
+        this(config, MaintenanceConfig.DEFAULTS, wrapBlocks, wrapMetadata);
     }
 
     SingleNode(NodeConfig config, MaintenanceConfig maintenance, UnaryOperator<BlockStore> wrapBlocks,
             UnaryOperator<MetadataStore> wrapMetadata) {
-        this(config, maintenance, wrapBlocks, wrapMetadata, null);
-    }
-
-    private SingleNode(NodeConfig config, MaintenanceConfig maintenance, UnaryOperator<BlockStore> wrapBlocks,
-            UnaryOperator<MetadataStore> wrapMetadata, @Nullable ClusterControl control) {
         boolean coordinated = config.sync().mode() == SyncPolicy.Mode.BATCH;
         try {
             Files.createDirectories(config.dataDirectory());
@@ -74,7 +61,6 @@ final class SingleNode implements ClusterNode {
             closeQuietly(blocks, e);
             throw e;
         }
-        this.control = control;
         // Started last: nothing after it can fail.
         this.sync = coordinated ? new NodeSync(blocks, metadata, config.sync().interval()) : null;
         this.reclaimer = new BlockReclaimer(metadata, blocks, config.reclaimInterval());
@@ -106,11 +92,6 @@ final class SingleNode implements ClusterNode {
     }
 
     @Override
-    public Optional<ClusterControl> control() {
-        return Optional.ofNullable(control);
-    }
-
-    @Override
     public void reclaimSoon() {
         reclaimer.reclaimSoon();
     }
@@ -123,21 +104,11 @@ final class SingleNode implements ClusterNode {
     }
 
     /**
-     * Stops the cluster control plane if there is one, then the maintenance, the reclaimer and the sync round (running it a last time), then closes
+     * Stops the maintenance, the reclaimer and the sync round (running it a last time), then closes
      * the blocks before the metadata: each close forces what is left, blocks first.
      */
     @Override
     public void close() {
-        try {
-            if (control != null) {
-                control.close();
-            }
-        } finally {
-            closeStorage();
-        }
-    }
-
-    private void closeStorage() {
         maintenance.close();
         reclaimer.close();
         try {

@@ -39,6 +39,7 @@ public final class StorageMaintenance implements AutoCloseable {
     private final MetadataStore metadata;
     private final BlockStore blocks;
     private final MaintenanceConfig config;
+    private final boolean scrubs;
     private final Clock clock;
     private final ScheduledExecutorService compactor;
     private final ScheduledExecutorService scrubber;
@@ -53,6 +54,16 @@ public final class StorageMaintenance implements AutoCloseable {
     private volatile @Nullable String lastError;
 
     StorageMaintenance(MetadataStore metadata, BlockStore blocks, MaintenanceConfig config, Clock clock) {
+        this(metadata, blocks, config, clock, true);
+    }
+
+    /**
+     * With {@code scrubs} false the node never scrubs: a cluster node's metadata replica names only
+     * part of the blocks it stores, so its scrub would take the others for orphans.
+     */
+    StorageMaintenance(MetadataStore metadata, BlockStore blocks, MaintenanceConfig config, Clock clock,
+            boolean scrubs) {
+        this.scrubs = scrubs;
         this.metadata = metadata;
         this.blocks = blocks;
         this.config = config;
@@ -63,7 +74,7 @@ public final class StorageMaintenance implements AutoCloseable {
             long millis = config.compactionInterval().toMillis();
             compactor.scheduleWithFixedDelay(this::scheduledCompaction, millis, millis, TimeUnit.MILLISECONDS);
         }
-        if (!config.scrubInterval().isZero()) {
+        if (scrubs && !config.scrubInterval().isZero()) {
             scrubber.scheduleWithFixedDelay(this::scheduledScrub, config.firstScrubDelay().toMillis(),
                     config.scrubInterval().toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -109,8 +120,13 @@ public final class StorageMaintenance implements AutoCloseable {
      *
      * @return empty if a scrub is running already
      * @throws IllegalStateException if the node is closing
+     * @throws UnsupportedOperationException on a cluster node, which does not scrub (yet)
      */
     public Optional<CompletableFuture<ScrubProgress>> startScrub(Duration orphanGrace) {
+        if (!scrubs) {
+            throw new UnsupportedOperationException("a cluster node does not scrub yet: its metadata replica "
+                    + "names only part of the blocks it stores; blocks are still verified on every read");
+        }
         if (orphanGrace.isNegative()) {
             throw new IllegalArgumentException("orphan grace must not be negative: " + orphanGrace);
         }

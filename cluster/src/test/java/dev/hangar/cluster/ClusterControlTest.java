@@ -78,7 +78,7 @@ class ClusterControlTest {
     @Test
     void nodeWithoutClusterSettingsHasNoControl() {
         NodeConfig config = new NodeConfig(dir.resolve("plain"), SyncPolicy.NONE, 1 << 20, Duration.ofMinutes(1));
-        try (ClusterNode node = Cluster.singleNode(config, MaintenanceConfig.DEFAULTS, null)) {
+        try (ClusterNode node = Cluster.node(config, MaintenanceConfig.DEFAULTS, null)) {
             assertThat(node.control()).isEmpty();
         }
         assertThat(dir.resolve("plain").resolve("node-id")).doesNotExist();

@@ -27,14 +27,14 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * knows and their state, the current layout and the staged changes; and staging, applying or clearing
  * layout changes.
  *
- * <p>Control plane only: data is not replicated yet, whatever the layout says. On a node without
- * cluster settings, a GET says that clustering is off and every POST is refused with 409.
+ * <p>On a node without cluster settings, a GET says that clustering is off and every POST is refused
+ * with 409.
  */
 @Endpoint(id = "cluster")
 public class ClusterEndpoint {
     private static final int STATUS_CONFLICT = 409;
-    static final String NOTE = "control plane only: membership and layout; data is not replicated yet,"
-            + " each node serves its own local data";
+    static final String NOTE = "metadata and blocks are replicated on the layout's nodes; any node serves any"
+            + " S3 request";
     static final String OFF = "clustering is off: start the node with hangar.cluster.enabled=true, seeds or"
             + " bootstrap-expect (HANGAR_CLUSTER_*)";
 

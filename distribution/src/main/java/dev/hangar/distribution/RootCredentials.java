@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The root key pair: taken from configuration when both halves are set, otherwise the one stored in
- * the data folder, generated and printed on the very first start.
+ * the data folder, generated and printed on the very first start. Cluster nodes must have it
+ * configured.
  */
 final class RootCredentials {
     private static final Logger LOG = LoggerFactory.getLogger(RootCredentials.class);
@@ -21,7 +22,7 @@ final class RootCredentials {
 
     private RootCredentials() {}
 
-    static AccessKey resolve(HangarProperties properties, MetadataStore metadata, Clock clock) {
+    static AccessKey resolve(HangarProperties properties, MetadataStore metadata, boolean clustered, Clock clock) {
         String configuredKey = properties.rootAccessKey();
         String configuredSecret = properties.rootSecretKey();
         if (configuredKey != null && !configuredKey.isBlank()) {
@@ -29,6 +30,12 @@ final class RootCredentials {
                 throw new IllegalStateException("hangar.root-access-key is set but hangar.root-secret-key is not");
             }
             return new AccessKey(configuredKey, configuredSecret, clock.instant());
+        }
+        if (clustered) {
+            // Generating one would need the cluster's metadata before the cluster has formed, and each
+            // node would generate its own.
+            throw new IllegalStateException("a cluster node needs the root key pair from configuration: set "
+                    + "HANGAR_ROOT_ACCESS_KEY and HANGAR_ROOT_SECRET_KEY, the same on every node");
         }
         Optional<AccessKey> stored = metadata.listAccessKeys().stream().filter(AccessKey::root).findFirst();
         if (stored.isPresent()) {

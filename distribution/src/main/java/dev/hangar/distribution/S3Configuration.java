@@ -24,7 +24,7 @@ class S3Configuration {
 
     @Bean
     AccessKey rootAccessKey(HangarProperties properties, ClusterNode node, Clock clock) {
-        return RootCredentials.resolve(properties, node.metadata(), clock);
+        return RootCredentials.resolve(properties, node.metadata(), node.control().isPresent(), clock);
     }
 
     @Bean(destroyMethod = "close")

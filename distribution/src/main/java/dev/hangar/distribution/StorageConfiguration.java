@@ -34,7 +34,7 @@ class StorageConfiguration {
             case S3 -> new NodeConfig.BlockBackend.RemoteS3(remoteS3(storage));
         };
         HangarProperties.Cluster cluster = properties.cluster();
-        return Cluster.singleNode(new NodeConfig(
+        return Cluster.node(new NodeConfig(
                 properties.dataDir().toAbsolutePath(), sync, storage.blockCache().toBytes(), storage.reclaimInterval(),
                 backend), maintenance(storage), clusterSettings(cluster), timing(cluster));
     }

@@ -152,7 +152,12 @@ public class StorageEndpoint {
             return new WebEndpointResponse<>(new Failure("orphanGrace must not be negative: " + orphanGrace),
                     WebEndpointResponse.STATUS_BAD_REQUEST);
         }
-        Optional<CompletableFuture<ScrubProgress>> started = maintenance.startScrub(grace);
+        Optional<CompletableFuture<ScrubProgress>> started;
+        try {
+            started = maintenance.startScrub(grace);
+        } catch (UnsupportedOperationException e) {
+            return new WebEndpointResponse<>(new Failure(e.getMessage()), STATUS_CONFLICT);
+        }
         if (started.isEmpty()) {
             return new WebEndpointResponse<>(new Failure("a scrub is running already"), STATUS_CONFLICT);
         }

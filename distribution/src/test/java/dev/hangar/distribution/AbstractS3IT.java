@@ -12,6 +12,8 @@ import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
@@ -38,6 +40,12 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * configuration (no annotations or properties of their own), so Spring's test-context cache keeps
  * one server, on one RocksDB in one temp folder, for the whole failsafe run. Each test class works in
  * buckets of its own, named by {@link #newBucketName(String)}.
+ *
+ * <p>With the system property {@value SuiteCluster#NODES_PROPERTY} set to N &gt; 1 (the failsafe
+ * executions {@code cluster-3} and {@code cluster-5}), that server is one node of an N-node cluster
+ * on loopback, replication factor 3 in {@code consistent} mode, whose other nodes run in this JVM too;
+ * each test class talks S3 to one of the N nodes, picked by its name, so the suite runs against every
+ * node. The administration endpoints stay those of the Spring test server.
  */
 @SpringBootTest(classes = HangarApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -80,8 +88,12 @@ public abstract class AbstractS3IT {
 
     protected RawS3 raw;
 
+    @Autowired
+    private dev.hangar.cluster.ClusterNode node;
+
     @DynamicPropertySource
     static void hangarProperties(DynamicPropertyRegistry registry) {
+        SuiteCluster.properties(DATA_DIR).forEach((key, value) -> registry.add(key, () -> value));
         registry.add("hangar.data-dir", DATA_DIR::toString);
         registry.add("hangar.root-access-key", () -> ACCESS_KEY);
         registry.add("hangar.root-secret-key", () -> SECRET_KEY);
@@ -96,6 +108,12 @@ public abstract class AbstractS3IT {
 
     @BeforeAll
     void connectClients() {
+        if (SuiteCluster.isOn()) {
+            SuiteCluster.awaitFormed(node);
+            List<Integer> ports = new ArrayList<>(List.of(port));
+            ports.addAll(SuiteCluster.peerPorts());
+            port = ports.get(Math.floorMod(getClass().getName().hashCode(), ports.size()));
+        }
         Clients clients = CLIENTS.computeIfAbsent(port, Clients::new);
         s3 = clients.sync;
         s3Async = clients.async;

@@ -2,6 +2,7 @@ package dev.hangar.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hangar.cluster.ClusterNode;
 import dev.hangar.distribution.support.RawS3;
 import dev.hangar.distribution.support.S3Clients;
 import java.net.URI;
@@ -35,23 +36,30 @@ final class DedicatedServer implements AutoCloseable {
     private final HttpClient http;
     private final URI management;
 
-    private DedicatedServer(ConfigurableApplicationContext context, Path dataDir) {
+    private final int port;
+
+    private DedicatedServer(ConfigurableApplicationContext context, Path dataDir, String accessKey, String secretKey) {
         this.context = context;
         this.dataDir = dataDir;
-        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-        this.s3 = S3Clients.sync(URI.create("http://localhost:" + port), ACCESS_KEY, SECRET_KEY);
+        this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        this.s3 = S3Clients.sync(URI.create("http://localhost:" + port), accessKey, secretKey);
         this.http = RawS3.newHttpClient();
         this.management = URI.create("http://localhost:" + context.getEnvironment().getProperty("local.management.port"));
     }
 
     /** Starts a server on {@code dataDir} with these {@code hangar.*} settings ({@code "storage.sync=none"}, ...). */
     static DedicatedServer start(Path dataDir, String... hangarSettings) {
+        return startWithKeys(dataDir, ACCESS_KEY, SECRET_KEY, hangarSettings);
+    }
+
+    /** As {@link #start(Path, String...)}, with this root key pair (a cluster's nodes share one). */
+    static DedicatedServer startWithKeys(Path dataDir, String accessKey, String secretKey, String... hangarSettings) {
         // Command-line arguments, not default properties: application.yml derives server.port and
         // management.server.port from hangar.* keys, and would override defaults.
         List<String> arguments = new ArrayList<>(List.of(
                 "--hangar.data-dir=" + dataDir,
-                "--hangar.root-access-key=" + ACCESS_KEY,
-                "--hangar.root-secret-key=" + SECRET_KEY,
+                "--hangar.root-access-key=" + accessKey,
+                "--hangar.root-secret-key=" + secretKey,
                 "--hangar.s3.region=" + S3Clients.REGION.id(),
                 "--hangar.s3.port=0",
                 "--server.port=0",
@@ -69,7 +77,17 @@ final class DedicatedServer implements AutoCloseable {
                             return resources;
                         }))
                 .run(arguments.toArray(String[]::new));
-        return new DedicatedServer(context, dataDir);
+        return new DedicatedServer(context, dataDir, accessKey, secretKey);
+    }
+
+    /** The S3 port. */
+    int port() {
+        return port;
+    }
+
+    /** The storage service of this server, for tests that look behind the S3 API (a cluster node's replicas). */
+    ClusterNode node() {
+        return context.getBean(ClusterNode.class);
     }
 
     S3Client s3() {

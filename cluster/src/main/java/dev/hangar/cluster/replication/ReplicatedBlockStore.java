@@ -8,6 +8,7 @@ import dev.hangar.blockstore.CompactionReport;
 import dev.hangar.blockstore.CorruptBlockException;
 import dev.hangar.blockstore.NoSuchBlockException;
 import dev.hangar.blockstore.StoredBlock;
+import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.Partitioning;
@@ -119,7 +120,9 @@ public final class ReplicatedBlockStore implements BlockStore {
         if (replicas.contains(self)) {
             acks.put(self, writeLocally(ref, data));
         }
-        counters.write(acks.size() > (replicas.contains(self) ? 1 : 0));
+        boolean remote = acks.size() > (replicas.contains(self) ? 1 : 0);
+        counters.write(remote);
+        RoundTrips.current().addBlocks(remote ? 1 : 0);
         try {
             Await.await(Quorum.of(List.copyOf(acks.values()), needed), config.writeTimeout());
         } catch (IOException failure) {
@@ -367,6 +370,8 @@ public final class ReplicatedBlockStore implements BlockStore {
             }
         } finally {
             counters.read(remoteAsked, Math.max(0, asked - 1));
+            // Replicas are asked one after the other: each remote one is a round of its own.
+            RoundTrips.current().addBlocks(remoteAsked);
         }
         if (!errors.isEmpty()) {
             throw new IOException("no replica of block " + get.id() + " could be read " + errors);

@@ -2,6 +2,7 @@ package dev.hangar.s3api.semantics;
 
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
+import dev.hangar.s3api.Unavailable;
 import dev.hangar.s3api.auth.PayloadVerificationException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,6 +34,10 @@ final class Failures {
             if (cause instanceof PayloadVerificationException verification) {
                 return new S3Exception(verification.error(), verification.getMessage());
             }
+        }
+        S3Exception unavailable = Unavailable.of(failure);
+        if (unavailable != null) {
+            return unavailable;
         }
         return new S3Exception(S3Error.INTERNAL_ERROR, "I/O failure: " + failure.getMessage());
     }

@@ -3,6 +3,7 @@ package dev.hangar.s3api.semantics;
 import dev.hangar.blockstore.BlockRef;
 import dev.hangar.metadata.Checksum;
 import dev.hangar.metadata.MetadataStore;
+import dev.hangar.metadata.MetadataUnavailableException;
 import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.NoSuchBucketException;
 import dev.hangar.metadata.NoSuchUploadException;
@@ -260,6 +261,9 @@ final class MultipartOperations {
             reclamation.soon();
         } catch (NoSuchUploadException e) {
             throw new S3Exception(S3Error.NO_SUCH_UPLOAD);
+        } catch (MetadataUnavailableException e) {
+            // Outcome unknown: a replica may hold the part and spread it later; keep its blocks.
+            throw e;
         } catch (RuntimeException e) {
             content.discard(part.blocks());
             throw e;

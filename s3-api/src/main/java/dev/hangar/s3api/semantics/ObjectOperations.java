@@ -4,6 +4,7 @@ import dev.hangar.blockstore.BlockRef;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.Checksum;
 import dev.hangar.metadata.MetadataStore;
+import dev.hangar.metadata.MetadataUnavailableException;
 import dev.hangar.metadata.NoSuchBucketException;
 import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectLock;
@@ -430,6 +431,10 @@ final class ObjectOperations {
         } catch (PreconditionFailedException e) {
             content.discard(version.content());
             throw WritePreconditions.failure(precondition, metadata.getObject(version.bucket(), version.key()));
+        } catch (MetadataUnavailableException e) {
+            // Outcome unknown: a replica may hold the version and spread it later, so its blocks
+            // must stay; if it never does, they are orphans.
+            throw e;
         } catch (RuntimeException e) {
             content.discard(version.content());
             throw e;

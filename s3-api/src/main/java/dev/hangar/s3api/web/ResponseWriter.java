@@ -1,5 +1,6 @@
 package dev.hangar.s3api.web;
 
+import dev.hangar.cluster.RoundTrips;
 import dev.hangar.s3api.semantics.S3Response;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,7 +59,8 @@ final class ResponseWriter {
                     headers.setContentLength(stream.length());
                     yield http.writeWith(DataBufferUtils.outputStreamPublisher(
                             out -> {
-                                try {
+                                // The body reads its blocks on this thread: they count as the request's rounds.
+                                try (RoundTrips.Binding counting = RoundTrips.bind(S3MetricsFilter.tally(exchange))) {
                                     stream.writer().writeTo(out);
                                 } catch (IOException e) {
                                     log.warn("{} {} failed: {}", bodyDescription, requestId, e.toString());

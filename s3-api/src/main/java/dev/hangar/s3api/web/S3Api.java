@@ -66,7 +66,7 @@ public final class S3Api implements AutoCloseable {
                 new PayloadDecoder(), new Addressing(domain), blocking, scheduler);
         this.routes = RouterFunctions.route(RequestPredicates.all(), handler);
         this.preflightFilter = new PreflightFilter(handler);
-        this.metricsFilter = new S3MetricsFilter(registry);
+        this.metricsFilter = new S3MetricsFilter(registry, node.control().isPresent());
         registerLifecycleCounters(registry, service.lifecycle());
         this.lifecycleTimer = scheduleLifecycle(service.lifecycle(), lifecycleInterval, clock);
     }

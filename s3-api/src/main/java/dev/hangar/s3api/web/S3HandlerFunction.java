@@ -1,7 +1,9 @@
 package dev.hangar.s3api.web;
 
+import dev.hangar.cluster.RoundTrips;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
+import dev.hangar.s3api.Unavailable;
 import dev.hangar.s3api.auth.Authentication;
 import dev.hangar.s3api.auth.PayloadDecoder;
 import dev.hangar.s3api.auth.SigV4Verifier;
@@ -76,11 +78,21 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         http.getHeaders().forEach(headerValues::put);
         RequestHeaders headers = new RequestHeaders(headerValues);
         String host = headers.first("host") == null ? "localhost" : headers.first("host");
-        return Mono.fromCallable(() -> process(exchange, method, rawPath, headers, host, requestId))
+        RoundTrips.Tally tally = S3MetricsFilter.tally(exchange);
+        return Mono.fromCallable(() -> {
+                    try (RoundTrips.Binding counting = RoundTrips.bind(tally)) {
+                        return process(exchange, method, rawPath, headers, host, requestId);
+                    }
+                })
                 .subscribeOn(blockingScheduler)
                 .onErrorResume(S3Exception.class,
                         error -> Mono.just(errorResponse(error, method, rawPath, host, requestId)))
                 .onErrorResume(error -> !(error instanceof S3Exception), error -> {
+                    S3Exception unavailable = Unavailable.of(error);
+                    if (unavailable != null) {
+                        LOG.warn("request {} {} failed: {}", method, rawPath, unavailable.getMessage());
+                        return Mono.just(errorResponse(unavailable, method, rawPath, host, requestId));
+                    }
                     LOG.error("request {} {} failed", method, rawPath, error);
                     return Mono.just(errorResponse(
                             new S3Exception(S3Error.INTERNAL_ERROR), method, rawPath, host, requestId));

@@ -1,0 +1,264 @@
+package dev.hangar.cluster;
+
+import dev.hangar.blockstore.BlockStore;
+import dev.hangar.blockstore.BlockStores;
+import dev.hangar.cluster.layout.ClusterLayout;
+import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.membership.ClusterSettings;
+import dev.hangar.cluster.membership.MembershipTiming;
+import dev.hangar.cluster.membership.PeerStatus;
+import dev.hangar.cluster.meta.ReplicatedMetadataStore;
+import dev.hangar.cluster.replication.ReplicatedBlockStore;
+import dev.hangar.cluster.replication.ReplicationConfig;
+import dev.hangar.cluster.table.AntiEntropy;
+import dev.hangar.cluster.table.ReplicatedTable;
+import dev.hangar.cluster.table.RocksDbLocalTable;
+import dev.hangar.cluster.table.TableConfig;
+import dev.hangar.metadata.MetadataStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A node of a replicated cluster: its metadata is a {@link ReplicatedMetadataStore} over a table
+ * replicated on the nodes of each partition, its blocks a {@link ReplicatedBlockStore} on the nodes
+ * of each block's partition, both leaderless and at the quorums of the configured consistency. Any
+ * node serves any request; a node of capacity 0 stores nothing and is a pure gateway.
+ *
+ * <p>Replicas converge three ways: a write goes to every replica of its partition (acknowledged at
+ * the write quorum); reads repair the stale replicas they meet; and anti-entropy compares each
+ * partition with its other replicas — periodically, at once with a node that comes back UP, and
+ * after every layout change, which is also when blocks move to their new owners.
+ *
+ * <p>The node's own data lives in its data folder: {@code cluster/table} (its replica of the
+ * metadata table), {@code cluster/garbage} (blocks this node made unreachable, to delete), and
+ * {@code blocks} (its copies of blocks) unless it is a gateway.
+ */
+final class ClusteredNode implements ClusterNode {
+    private static final Logger LOG = Logger.getLogger(ClusteredNode.class.getName());
+    /** How often every partition is compared with its other replicas, whatever else happens. */
+    static final Duration ANTI_ENTROPY_INTERVAL = Duration.ofMinutes(10);
+    /** How long a replica may take to answer a metadata call before it counts as failed. */
+    static final Duration TABLE_TIMEOUT = Duration.ofSeconds(5);
+    /** Tombstones outlive any outage after which a node may rejoin with its old data. */
+    static final Duration TOMBSTONE_GC_DELAY = Duration.ofDays(7);
+
+    private final ClusterControl control;
+    private final @Nullable BlockStore localBlocks;
+    private final RocksDbLocalTable localTable;
+    private final ReplicatedTable table;
+    private final AntiEntropy antiEntropy;
+    private final ReplicatedBlockStore blocks;
+    private final ReplicatedMetadataStore metadata;
+    private final BlockReclaimer reclaimer;
+    private final StorageMaintenance maintenance;
+
+    private ClusteredNode(ClusterControl control, @Nullable BlockStore localBlocks, RocksDbLocalTable localTable,
+            ReplicatedTable table, AntiEntropy antiEntropy, ReplicatedBlockStore blocks,
+            ReplicatedMetadataStore metadata, BlockReclaimer reclaimer, StorageMaintenance maintenance) {
+        this.control = control;
+        this.localBlocks = localBlocks;
+        this.localTable = localTable;
+        this.table = table;
+        this.antiEntropy = antiEntropy;
+        this.blocks = blocks;
+        this.metadata = metadata;
+        this.reclaimer = reclaimer;
+        this.maintenance = maintenance;
+    }
+
+    /**
+     * Opens the node's local stores, starts the control plane with the replicated services on it,
+     * and joins the cluster through the seeds.
+     */
+    static ClusteredNode start(NodeConfig config, MaintenanceConfig maintenanceConfig, ClusterSettings settings,
+            MembershipTiming timing) {
+        Path dataDir = config.dataDirectory();
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            Files.createDirectories(dataDir);
+            BlockStore localBlocks = settings.capacity() == 0 ? null : openBlocks(config);
+            if (localBlocks != null) {
+                opened.add(localBlocks);
+            }
+            RocksDbLocalTable localTable =
+                    RocksDbLocalTable.open(dataDir.resolve("cluster").resolve("table"), ClusterLayout.DEFAULT_PARTITIONS);
+            opened.add(localTable);
+            int rf = settings.replicationFactor();
+            TableConfig tableConfig = new TableConfig(ReplicatedMetadataStore.TABLE,
+                    settings.consistency().writeQuorum(rf), settings.consistency().readQuorum(rf), TABLE_TIMEOUT,
+                    TOMBSTONE_GC_DELAY);
+            ReplicationConfig defaults = ReplicationConfig.defaults();
+            ReplicationConfig replication = new ReplicationConfig(settings.consistency().writeQuorum(rf),
+                    defaults.writeTimeout(), defaults.readTimeout(), defaults.maxBlockBytes(), defaults.resyncInterval());
+            AtomicReference<Services> services = new AtomicReference<>();
+            ClusterControl control = ClusterControl.start(settings, dataDir, timing,
+                    (self, server, client, layouts, addresses) -> {
+                        ReplicatedTable table = new ReplicatedTable(
+                                tableConfig, self, layouts::current, client, server, addresses, localTable);
+                        AntiEntropy antiEntropy = new AntiEntropy(
+                                tableConfig, self, layouts::current, client, server, addresses, localTable);
+                        ReplicatedBlockStore blocks = new ReplicatedBlockStore(
+                                self, layouts::current, localBlocks, client, server, addresses, replication);
+                        services.set(new Services(table, antiEntropy, blocks));
+                    });
+            Services started = services.get();
+            opened.add(started.blocks);
+            opened.add(started.antiEntropy);
+            opened.add(started.table);
+            opened.add(control);
+            ReplicatedMetadataStore metadata =
+                    new ReplicatedMetadataStore(started.table, dataDir.resolve("cluster").resolve("garbage"));
+            opened.add(metadata);
+            BlockReclaimer reclaimer = new BlockReclaimer(metadata, started.blocks, config.reclaimInterval());
+            StorageMaintenance maintenance =
+                    new StorageMaintenance(metadata, started.blocks, maintenanceConfig, Clock.systemUTC(), false);
+            ClusteredNode node = new ClusteredNode(control, localBlocks, localTable, started.table,
+                    started.antiEntropy, started.blocks, metadata, reclaimer, maintenance);
+            node.listen();
+            return node;
+        } catch (IOException e) {
+            closeAll(opened, e);
+            throw new UncheckedIOException("cannot open the cluster node's storage in " + dataDir, e);
+        } catch (RuntimeException e) {
+            closeAll(opened, e);
+            throw e;
+        }
+    }
+
+    private record Services(ReplicatedTable table, AntiEntropy antiEntropy, ReplicatedBlockStore blocks) {}
+
+    private static BlockStore openBlocks(NodeConfig config) throws IOException {
+        return switch (config.blockBackend()) {
+            case NodeConfig.BlockBackend.LocalDisk local ->
+                    BlockStores.packed(config.dataDirectory().resolve("blocks"), config.sync(), true, local.packing());
+            case NodeConfig.BlockBackend.RemoteS3 remote -> BlockStores.s3(remote.config());
+        };
+    }
+
+    // A node that comes back UP missed writes; so did this one, if it was the one away. Either side
+    // syncing the partitions they share brings both up to date, so each does it on seeing the other.
+    private void listen() {
+        NodeId self = control.selfId();
+        control.addMembershipListener((before, after) -> {
+            if (after.id().equals(self) || after.state() != PeerStatus.State.UP
+                    || (before != null && before.state() == PeerStatus.State.UP)) {
+                return;
+            }
+            antiEntropy.syncWith(after.id()).whenComplete((stats, failure) -> {
+                if (failure != null) {
+                    LOG.log(Level.FINE, "anti-entropy with " + after.id() + " failed; the periodic run retries", failure);
+                } else {
+                    LOG.fine(() -> "anti-entropy with returning node " + after.id() + ": " + stats);
+                }
+            });
+            Thread.ofVirtual().start(blocks.resyncQueue()::runOnce);
+        });
+        AtomicReference<ClusterLayout> previous = new AtomicReference<>(control.layout());
+        control.addLayoutListener(next -> {
+            ClusterLayout before = previous.getAndSet(next);
+            if (before.version() >= next.version()) {
+                return;
+            }
+            Thread.ofVirtual().name("hangar-rebalance").start(() -> rebalance(before, next));
+        });
+        antiEntropy.start(ANTI_ENTROPY_INTERVAL);
+    }
+
+    private void rebalance(ClusterLayout before, ClusterLayout next) {
+        try {
+            int queued = blocks.resyncQueue().rebalance(before, next);
+            LOG.info(() -> "layout v" + next.version() + ": " + queued + " block copies queued for their new owners");
+            antiEntropy.runOnce().join();
+            blocks.resyncQueue().runOnce();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "moving data to the owners of layout v" + next.version()
+                    + " failed; the periodic runs retry", e);
+        }
+    }
+
+    @Override
+    public MetadataStore metadata() {
+        return metadata;
+    }
+
+    @Override
+    public ReplicatedBlockStore blocks() {
+        return blocks;
+    }
+
+    @Override
+    public StorageMaintenance maintenance() {
+        return maintenance;
+    }
+
+    @Override
+    public void reclaimSoon() {
+        reclaimer.reclaimSoon();
+    }
+
+    @Override
+    public Optional<ClusterControl> control() {
+        return Optional.of(control);
+    }
+
+    @Override
+    public Optional<ReplicationView> replication() {
+        return Optional.of(new ReplicationView(table, antiEntropy, blocks, localTable, localBlocks));
+    }
+
+    /**
+     * Leaves the cluster first (peers see this node go away and stop counting on it), then stops the
+     * background work, then closes the stores, the local ones last.
+     */
+    @Override
+    public void close() {
+        List<AutoCloseable> order = new ArrayList<>();
+        order.add(maintenance);
+        order.add(reclaimer);
+        order.add(antiEntropy);
+        order.add(control);
+        order.add(blocks);
+        order.add(table);
+        order.add(metadata);
+        order.add(localTable);
+        if (localBlocks != null) {
+            order.add(localBlocks);
+        }
+        RuntimeException failure = null;
+        for (AutoCloseable closeable : order) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("closing the cluster node failed", e);
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static void closeAll(List<AutoCloseable> opened, Exception failure) {
+        for (AutoCloseable closeable : opened.reversed()) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+}
