@@ -95,8 +95,14 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     static final int STATISTICS_TTL_SECONDS = 2;
     private static final Duration STATISTICS_TTL = Duration.ofSeconds(STATISTICS_TTL_SECONDS);
     private static final int MAX_PAGE = 1000;
+    /** The configuration kind whose presence means versioning was enabled once (it is never removed). */
+    private static final String VERSIONING = "versioning";
+
+    /** How long bucket settings and access keys read from the quorum are reused ({@link SettingsCache}). */
+    public static final Duration DEFAULT_SETTINGS_TTL = Duration.ofSeconds(1);
 
     private final ReplicatedTable table;
+    private final SettingsCache settings;
     private final GarbageQueue garbage;
     private final MetaLocks locks = new MetaLocks();
     private volatile @Nullable CountedStatistics counted;
@@ -108,7 +114,17 @@ public final class ReplicatedMetadataStore implements MetadataStore {
      * queue in a local RocksDB in {@code garbageDir} (owned, closed by close()).
      */
     public ReplicatedMetadataStore(ReplicatedTable table, Path garbageDir) {
+        this(table, garbageDir, DEFAULT_SETTINGS_TTL);
+    }
+
+    /**
+     * As {@link #ReplicatedMetadataStore(ReplicatedTable, Path)}, keeping bucket records, bucket
+     * configurations and access keys read from the quorum for {@code settingsTtl} ({@link
+     * SettingsCache}; zero: always read them from the quorum).
+     */
+    public ReplicatedMetadataStore(ReplicatedTable table, Path garbageDir, Duration settingsTtl) {
         this.table = Objects.requireNonNull(table, "table");
+        this.settings = new SettingsCache(table, settingsTtl);
         this.garbage = GarbageQueue.open(garbageDir);
     }
 
@@ -125,7 +141,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     @Override
     public boolean createBucket(BucketRecord bucket) {
         try (var held = locks.bucket(bucket.name())) {
-            if (readBucket(bucket.name()).isPresent()) {
+            if (readBucketFresh(bucket.name()).isPresent()) {
                 return false;
             }
             deleteAll(MetaKeys.configs(bucket.name()), "clear old configurations of bucket " + bucket.name());
@@ -142,7 +158,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     @Override
     public boolean deleteBucket(String name) throws BucketNotEmptyException {
         try (var held = locks.bucket(name)) {
-            if (readBucket(name).isEmpty()) {
+            if (readBucketFresh(name).isEmpty()) {
                 return false;
             }
             if (anyLive(MetaKeys.objects(name), "check bucket " + name + " for objects")) {
@@ -195,8 +211,12 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         String key = version.key();
         byte[] sortKey = MetaKeys.writableObjectKey(key);
         try (var held = locks.key(bucket, key)) {
+            if (precondition instanceof Precondition.None && version.versionId().equals(ObjectVersion.NULL_VERSION)
+                    && neverVersioned(bucket)) {
+                return overwrite(bucket, key, sortKey, stack -> stack.withNewest(version), "write object " + key);
+            }
             // Both reads in one round: the bucket check costs no extra latency.
-            CompletableFuture<Optional<Entry>> bucketRead = table.get(MetaKeys.buckets(), MetaKeys.bucket(bucket));
+            CompletableFuture<Optional<Entry>> bucketRead = settings.get(MetaKeys.buckets(), MetaKeys.bucket(bucket));
             CompletableFuture<Optional<Entry>> stackRead = table.get(MetaKeys.objects(bucket), sortKey);
             if (Replies.join(bucketRead, "read bucket " + bucket).isEmpty()) {
                 throw new NoSuchBucketException("bucket " + bucket + " does not exist");
@@ -226,6 +246,12 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     @Override
     public Optional<ObjectVersion> deleteVersion(String bucket, String key, String versionId) {
         try (var held = locks.key(bucket, key)) {
+            if (versionId.equals(ObjectVersion.NULL_VERSION) && key.indexOf('\0') < 0 && existsNeverVersioned(bucket)) {
+                return overwrite(bucket, key, MetaKeys.writableObjectKey(key),
+                        stack -> stack.without(ObjectVersion.NULL_VERSION)
+                                .orElse(new VersionStack.Change(stack, Optional.empty(), Set.of())),
+                        "delete object " + key);
+            }
             Optional<VersionStack.Change> change = readStack(bucket, key).without(versionId);
             if (change.isEmpty()) {
                 return Optional.empty();
@@ -658,7 +684,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     @Override
     public Optional<byte[]> getBucketConfig(String bucket, String kind) {
         try (var held = locks.open()) {
-            return Replies.join(table.get(MetaKeys.configs(bucket), MetaKeys.configKind(kind)),
+            return Replies.join(settings.get(MetaKeys.configs(bucket), MetaKeys.configKind(kind)),
                             "read configuration " + kind + " of " + bucket)
                     .map(entry -> RecordFormat.decodeBucketConfig(entry.value()));
         }
@@ -722,7 +748,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     @Override
     public boolean deleteAccessKey(String accessKeyId) {
         try (var held = locks.accessKeys()) {
-            if (readAccessKey(accessKeyId).isEmpty()) {
+            if (readAccessKeyFresh(accessKeyId).isEmpty()) {
                 return false;
             }
             delete(MetaKeys.accessKeys(), MetaKeys.utf8(accessKeyId), "delete access key " + accessKeyId);
@@ -733,7 +759,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     @Override
     public Optional<AccessKey> updateAccessKey(String accessKeyId, UnaryOperator<AccessKey> change) {
         try (var held = locks.accessKeys()) {
-            Optional<AccessKey> before = readAccessKey(accessKeyId);
+            Optional<AccessKey> before = readAccessKeyFresh(accessKeyId);
             if (before.isEmpty()) {
                 return before;
             }
@@ -759,6 +785,12 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     // Helpers
 
     private Optional<BucketRecord> readBucket(String name) {
+        return Replies.join(settings.get(MetaKeys.buckets(), MetaKeys.bucket(name)), "read bucket " + name)
+                .map(entry -> RecordFormat.decodeBucket(name, entry.value()));
+    }
+
+    /** The bucket record from the quorum, for the mutations of the bucket itself. */
+    private Optional<BucketRecord> readBucketFresh(String name) {
         return Replies.join(table.get(MetaKeys.buckets(), MetaKeys.bucket(name)), "read bucket " + name)
                 .map(entry -> RecordFormat.decodeBucket(name, entry.value()));
     }
@@ -770,6 +802,12 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     }
 
     private Optional<AccessKey> readAccessKey(String accessKeyId) {
+        return Replies.join(settings.get(MetaKeys.accessKeys(), MetaKeys.utf8(accessKeyId)),
+                        "read access key " + accessKeyId)
+                .map(entry -> RecordFormat.decodeAccessKey(accessKeyId, entry.value()));
+    }
+
+    private Optional<AccessKey> readAccessKeyFresh(String accessKeyId) {
         return Replies.join(table.get(MetaKeys.accessKeys(), MetaKeys.utf8(accessKeyId)),
                         "read access key " + accessKeyId)
                 .map(entry -> RecordFormat.decodeAccessKey(accessKeyId, entry.value()));
@@ -804,6 +842,67 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         return stack.withNewest(version);
     }
 
+    /**
+     * Whether the bucket exists and never had versioning enabled, so that each of its keys holds at
+     * most its {@code "null"} version and a write can replace the key's stack without reading it.
+     * Both come from the settings cache: usually no round at all.
+     *
+     * @throws NoSuchBucketException if the bucket does not exist
+     */
+    private boolean neverVersioned(String bucket) throws NoSuchBucketException {
+        CompletableFuture<Optional<Entry>> bucketRead = settings.get(MetaKeys.buckets(), MetaKeys.bucket(bucket));
+        CompletableFuture<Optional<Entry>> versioningRead =
+                settings.get(MetaKeys.configs(bucket), MetaKeys.configKind(VERSIONING));
+        if (Replies.join(bucketRead, "read bucket " + bucket).isEmpty()) {
+            throw new NoSuchBucketException("bucket " + bucket + " does not exist");
+        }
+        return Replies.join(versioningRead, "read versioning of " + bucket).isEmpty();
+    }
+
+    private boolean existsNeverVersioned(String bucket) {
+        try {
+            return neverVersioned(bucket);
+        } catch (NoSuchBucketException absent) {
+            return false;
+        }
+    }
+
+    /**
+     * Applies {@code change} to a key's stack in one round instead of two: writes what the change
+     * gives for a stack holding at most a "null" version — which is what keys of a never-versioned
+     * bucket hold — without reading the stack first, and learns from the replicas' answers what it
+     * replaced. Should that be a stack with other versions after all (versions written without
+     * versioning configured, or through another node while enabling versioning propagates), it
+     * writes the stack the change gives for what was really there, in a second round, before
+     * returning; readers may miss those versions in between.
+     */
+    private Optional<ObjectVersion> overwrite(String bucket, String key, byte[] sortKey,
+            java.util.function.Function<VersionStack, VersionStack.Change> change, String what) {
+        byte[] partitionKey = MetaKeys.objects(bucket);
+        VersionStack guess = change.apply(VersionStack.EMPTY).after();
+        ReplicatedTable.Swapped swapped = Replies.join(table.swap(entryOf(partitionKey, sortKey, guess)), what);
+        VersionStack before = swapped.replaced().filter(replaced -> !replaced.isTombstone())
+                .map(replaced -> VersionStack.decode(bucket, key, replaced.value()))
+                .orElse(VersionStack.EMPTY);
+        boolean onlyNull = before.versions().stream()
+                .allMatch(stored -> stored.versionId().equals(ObjectVersion.NULL_VERSION));
+        if (onlyNull) {
+            VersionStack.Change done = before.overwrittenBy(guess);
+            garbage.add(done.unreferenced());
+            return done.removed();
+        }
+        VersionStack.Change right = change.apply(before);
+        writeStack(bucket, key, right.after());
+        garbage.add(right.unreferenced());
+        return right.removed();
+    }
+
+    private Entry entryOf(byte[] partitionKey, byte[] sortKey, VersionStack stack) {
+        return stack.isEmpty()
+                ? Entry.tombstone(partitionKey, sortKey, table.clock().now())
+                : Entry.of(partitionKey, sortKey, stack.encode(), table.clock().now());
+    }
+
     /** Writes the stack, or a tombstone once the key has no version left. */
     private void writeStack(String bucket, String key, VersionStack stack) {
         byte[] partitionKey = MetaKeys.objects(bucket);
@@ -815,12 +914,24 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         }
     }
 
+    // The cached copy goes before the write (no read during it caches the old value for long) and
+    // again after it (one that did is dropped).
     private void write(byte[] partitionKey, byte[] sortKey, byte[] value, String what) {
-        Replies.join(table.put(partitionKey, sortKey, value), what);
+        settings.forget(partitionKey, sortKey);
+        try {
+            Replies.join(table.put(partitionKey, sortKey, value), what);
+        } finally {
+            settings.forget(partitionKey, sortKey);
+        }
     }
 
     private void delete(byte[] partitionKey, byte[] sortKey, String what) {
-        Replies.join(table.delete(partitionKey, sortKey), what);
+        settings.forget(partitionKey, sortKey);
+        try {
+            Replies.join(table.delete(partitionKey, sortKey), what);
+        } finally {
+            settings.forget(partitionKey, sortKey);
+        }
     }
 
     /** Writes a tombstone over every live entry of a partition key. */
@@ -828,9 +939,15 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         RangeCursor cursor = new RangeCursor(table, partitionKey, new byte[0], MAX_PAGE, what);
         List<CompletableFuture<Entry>> deletes = new ArrayList<>();
         for (Entry entry = cursor.next(); entry != null; entry = cursor.next()) {
+            settings.forget(partitionKey, entry.sortKey());
             deletes.add(table.delete(partitionKey, entry.sortKey()));
         }
-        Replies.join(CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)), what);
+        try {
+            Replies.join(CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)), what);
+        } finally {
+            // Cached absences of the deleted records are as right as before; copies read meanwhile are not.
+            settings.forgetAll();
+        }
     }
 
     private boolean anyLive(byte[] partitionKey, String what) {

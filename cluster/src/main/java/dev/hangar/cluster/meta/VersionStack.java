@@ -141,6 +141,24 @@ record VersionStack(List<ObjectVersion> versions) {
         return new VersionStack(after);
     }
 
+    /**
+     * The change from this stack to {@code after} when {@code after} was written without reading
+     * this one first: what is removed is this stack's {@code "null"} version, and what goes
+     * unreferenced is every block of this stack that {@code after} does not reference.
+     */
+    Change overwrittenBy(VersionStack after) {
+        int nullVersion = indexOf(ObjectVersion.NULL_VERSION);
+        Set<BlockId> kept = after.referencedIds();
+        Set<BlockId> unreferenced = new LinkedHashSet<>();
+        for (BlockId id : referencedIds()) {
+            if (!kept.contains(id)) {
+                unreferenced.add(id);
+            }
+        }
+        return new Change(after, nullVersion < 0 ? Optional.empty() : Optional.of(versions.get(nullVersion)),
+                unreferenced);
+    }
+
     /** Ids of every block any version references. */
     Set<BlockId> referencedIds() {
         Set<BlockId> ids = new HashSet<>();

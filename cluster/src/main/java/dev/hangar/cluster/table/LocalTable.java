@@ -21,6 +21,12 @@ public interface LocalTable extends AutoCloseable {
      */
     Entry merge(Entry entry);
 
+    /**
+     * Merges {@code entry} as {@link #merge} does and returns the entry stored before it, if any —
+     * also when that one won and stays.
+     */
+    Optional<Entry> swap(Entry entry);
+
     /** The stored entry, tombstones included. */
     Optional<Entry> get(byte[] partitionKey, byte[] sortKey);
 

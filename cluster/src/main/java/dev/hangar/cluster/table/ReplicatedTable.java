@@ -75,6 +75,11 @@ public final class ReplicatedTable implements AutoCloseable {
             }
             return CompletableFuture.completedFuture(EMPTY);
         });
+        server.register(config.method("swap"), (from, payload) -> {
+            Entry entry = Wire.entries(payload).getFirst();
+            clock.update(entry.timestamp());
+            return CompletableFuture.completedFuture(Wire.optionalEntry(local.swap(entry)));
+        });
         server.register(config.method("get"), (from, payload) -> {
             Wire.GetRequest request = Wire.getRequest(payload);
             return CompletableFuture.completedFuture(
@@ -139,10 +144,34 @@ public final class ReplicatedTable implements AutoCloseable {
      * acknowledged writes.
      */
     public CompletableFuture<Entry> put(Entry entry) {
+        return replicate(entry, false).thenApply(Swapped::written);
+    }
+
+    /**
+     * What a {@link #swap} wrote, and what it replaced.
+     *
+     * @param written the entry, stored at the write quorum
+     * @param replaced the newest entry older than {@code written} that the acknowledging replicas held
+     *     before it; it can never win again. Since the write quorum intersects the quorum of every
+     *     earlier acknowledged write, it is the entry that was current, unless a concurrent write got
+     *     in between (then it may be an older one, and the one in between is missed)
+     */
+    public record Swapped(Entry written, Optional<Entry> replaced) {}
+
+    /**
+     * {@link #put} that also learns, in the same round, what the entry replaced: a blind write
+     * that still lets the caller free what the old value referenced.
+     */
+    public CompletableFuture<Swapped> swap(Entry entry) {
+        return replicate(entry, true);
+    }
+
+    private CompletableFuture<Swapped> replicate(Entry entry, boolean wantReplaced) {
         clock.update(entry.timestamp());
         RoundTrips.Tally tally = RoundTrips.current();
         List<NodeId> replicas = replicasOf(entry.partitionKey());
         byte[] payload = Wire.entries(List.of(entry));
+        String method = wantReplaced ? "swap" : "merge";
         boolean selfIsReplica = replicas.contains(self);
         int remoteAcksFirst = selfIsReplica ? Math.max(0, Math.min(config.writeQuorum(), replicas.size()) - 1) : 0;
         AtomicInteger remoteAcks = new AtomicInteger();
@@ -150,25 +179,36 @@ public final class ReplicatedTable implements AutoCloseable {
         if (remoteAcksFirst == 0) {
             enoughRemote.complete(null);
         }
-        CompletableFuture<Boolean> localWrite = selfIsReplica
-                ? enoughRemote.thenApplyAsync(ready -> mergeLocally(entry) != null, localExecutor)
-                : CompletableFuture.completedFuture(true);
-        CompletableFuture<Entry> quorum = QuorumCall.<Boolean>run("put", replicas, config.writeQuorum(), replicas.size(),
-                        self, node -> node.equals(self) ? localWrite : call(node, "merge", payload).thenApply(r -> {
-                            if (remoteAcks.incrementAndGet() >= remoteAcksFirst) {
-                                enoughRemote.complete(null);
-                            }
-                            return true;
-                        }))
+        CompletableFuture<Optional<Entry>> localWrite = selfIsReplica
+                ? enoughRemote.thenApplyAsync(ready -> {
+                    clock.update(entry.timestamp());
+                    return local.swap(entry);
+                }, localExecutor)
+                : CompletableFuture.completedFuture(Optional.empty());
+        CompletableFuture<Swapped> quorum = QuorumCall.<Optional<Entry>>run("put", replicas, config.writeQuorum(),
+                        replicas.size(), self, node -> node.equals(self) ? localWrite
+                                : call(node, method, payload).thenApply(reply -> {
+                                    if (remoteAcks.incrementAndGet() >= remoteAcksFirst) {
+                                        enoughRemote.complete(null);
+                                    }
+                                    return wantReplaced ? Wire.optionalEntry(reply) : Optional.<Entry>empty();
+                                }))
                 .thenApply(answers -> {
                     rounds.record("put", answers.rounds());
                     tally.addMetadata(answers.rounds());
-                    return entry;
+                    Entry replaced = null;
+                    for (Optional<Entry> before : answers.byNode().values()) {
+                        if (before.isPresent() && before.get().timestamp().compareTo(entry.timestamp()) < 0) {
+                            replaced = Entry.winner(replaced, before.get());
+                        }
+                    }
+                    return new Swapped(entry, Optional.ofNullable(replaced));
                 });
-        // A failed local write is one missing ack like any other: the quorum decides, not this node.
         // thenCompose, not thenCombine: a failed quorum fails the put at once, while the local write,
-        // which waits for remote acks that never came, never completes.
-        return quorum.thenCompose(stored -> localWrite.exceptionally(failure -> false).thenApply(local -> stored));
+        // which waits for remote acks that never came, never completes. A failed local write is one
+        // missing ack like any other: the quorum decides, not this node.
+        return quorum.thenCompose(swapped -> localWrite.exceptionally(failure -> Optional.empty())
+                .thenApply(local -> swapped));
     }
 
     /**

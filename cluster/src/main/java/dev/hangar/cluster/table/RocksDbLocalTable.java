@@ -82,18 +82,21 @@ public final class RocksDbLocalTable implements LocalTable {
 
     @Override
     public Entry merge(Entry entry) {
+        Optional<Entry> before = swap(entry);
+        return before.isPresent() && !before.get().wins(entry) ? before.get() : entry;
+    }
+
+    @Override
+    public Optional<Entry> swap(Entry entry) {
         byte[] key = key(entry.partitionKey(), entry.sortKey());
         synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
             try {
                 byte[] stored = db.get(key);
-                if (stored != null) {
-                    Entry current = EntryCodec.decode(stored);
-                    if (!current.wins(entry)) {
-                        return current;
-                    }
+                Entry current = stored == null ? null : EntryCodec.decode(stored);
+                if (current == null || current.wins(entry)) {
+                    db.put(writeOptions, key, EntryCodec.encode(entry));
                 }
-                db.put(writeOptions, key, EntryCodec.encode(entry));
-                return entry;
+                return Optional.ofNullable(current);
             } catch (RocksDBException e) {
                 throw new TableStorageException("cannot merge " + entry + ": " + e.getMessage(), e);
             }
