@@ -225,6 +225,73 @@ class ClusterReplicationIT {
         }
     }
 
+    /**
+     * The sequential inter-node rounds each S3 request cost, as the node that served it counts them in
+     * {@code hangar_cluster_rounds}: a replica of every partition (n1) and a gateway (gw) each serve
+     * small and chunked PUTs and GETs, a listing and a HEAD.
+     */
+    @Test
+    void roundTripsPerOperationAreCountedAndSmallObjectsCostOneRound() {
+        List<Member> members = List.of(Member.storage("n1", "zone-a"), Member.storage("n2", "zone-b"),
+                Member.storage("n3", "zone-c"), new Member("gw", "zone-a", 0));
+        try (ServerCluster cluster = ServerCluster.start(dir, ACCESS_KEY, SECRET_KEY, members)) {
+            String bucket = "counted";
+            cluster.server("n1").s3().createBucket(b -> b.bucket(bucket));
+            Map<String, Map<String, Double>> report = new java.util.TreeMap<>();
+            for (String id : List.of("n1", "gw")) {
+                DedicatedServer server = cluster.server(id);
+                // Warm the node's caches of bucket settings and access keys, as any running node has;
+                // the rounds that cost are left out below.
+                put(server.s3(), bucket, id + "/warm", content(0, INLINE));
+                assertReadable(server.s3(), bucket, id + "/warm");
+                server.s3().headObject(h -> h.bucket(bucket).key(id + "/warm"));
+                server.s3().listObjectsV2(l -> l.bucket(bucket).prefix(id + "/"));
+                Map<String, double[]> warm = new java.util.HashMap<>();
+                for (String operation : List.of("PutObject", "GetObject", "HeadObject", "ListObjectsV2")) {
+                    for (String kind : List.of("metadata", "blocks")) {
+                        String[] labels = {"operation=\"" + operation + "\"", "kind=\"" + kind + "\""};
+                        warm.put(operation + kind, new double[] {server.metric("hangar_cluster_rounds_sum", labels),
+                                server.metric("hangar_cluster_rounds_count", labels)});
+                    }
+                }
+                int requests = 20;
+                for (int i = 0; i < requests; i++) {
+                    put(server.s3(), bucket, id + "/small-" + i, content(i, INLINE));
+                    assertReadable(server.s3(), bucket, id + "/small-" + i);
+                }
+                for (int i = 0; i < 3; i++) {
+                    put(server.s3(), bucket, id + "/large-" + i, content(i, LARGE));
+                    assertReadable(server.s3(), bucket, id + "/large-" + i);
+                    server.s3().headObject(h -> h.bucket(bucket).key(id + "/large-0"));
+                    server.s3().listObjectsV2(l -> l.bucket(bucket).prefix(id + "/"));
+                }
+                for (String operation : List.of("PutObject", "GetObject", "HeadObject", "ListObjectsV2")) {
+                    for (String kind : List.of("metadata", "blocks")) {
+                        String[] labels = {"operation=\"" + operation + "\"", "kind=\"" + kind + "\""};
+                        double sum = server.metric("hangar_cluster_rounds_sum", labels) - warm.get(operation + kind)[0];
+                        double count = server.metric("hangar_cluster_rounds_count", labels) - warm.get(operation + kind)[1];
+                        report.computeIfAbsent(id + " " + operation, k -> new java.util.TreeMap<>())
+                                .put(kind, count == 0 ? -1 : sum / count);
+                    }
+                }
+            }
+            System.out.println("rounds per request (mean): " + report);
+            for (String id : List.of("n1", "gw")) {
+                // One metadata round per request: bucket settings come from the node's cache, a small
+                // PUT writes without reading first. A background refresh of the cache is no request's.
+                for (String operation : List.of("PutObject", "GetObject", "HeadObject", "ListObjectsV2")) {
+                    assertThat(report.get(id + " " + operation).get("metadata"))
+                            .as("metadata rounds per %s on %s", operation, id).isEqualTo(1.0);
+                }
+            }
+            // Blocks: a chunked object's 3 chunks are one write round each; reads are local on a replica
+            // of every partition, one round per chunk on the gateway.
+            assertThat(report.get("n1 GetObject").get("blocks")).isZero();
+            assertThat(report.get("gw GetObject").get("blocks") * 23).isCloseTo(9.0, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(report.get("gw PutObject").get("blocks") * 23).isCloseTo(9.0, org.assertj.core.data.Offset.offset(0.01));
+        }
+    }
+
     // One of each kind of S3 operation through every running node; what is written is remembered.
     private void exerciseEveryOperation(ServerCluster cluster, String bucket, String round) {
         for (String id : cluster.runningIds()) {

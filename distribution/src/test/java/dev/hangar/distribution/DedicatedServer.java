@@ -109,6 +109,23 @@ final class DedicatedServer implements AutoCloseable {
         return value.getAsDouble();
     }
 
+    /**
+     * The value of a Prometheus series, summed over the lines whose labels include every one of
+     * {@code labels} ({@code "operation=\"PutObject\""}, ...); 0 if there is none.
+     */
+    double metric(String series, String... labels) {
+        Pattern line = Pattern.compile("^" + Pattern.quote(series) + "\\{([^}]*)}\\s+(\\S+)", Pattern.MULTILINE);
+        Matcher matcher = line.matcher(scrape());
+        double total = 0;
+        while (matcher.find()) {
+            String present = matcher.group(1);
+            if (java.util.Arrays.stream(labels).allMatch(present::contains)) {
+                total += Double.parseDouble(matcher.group(2));
+            }
+        }
+        return total;
+    }
+
     private String scrape() {
         AdminApi.Response response = admin().get("/actuator/prometheus");
         assertThat(response.status()).as("GET /actuator/prometheus").isEqualTo(200);
