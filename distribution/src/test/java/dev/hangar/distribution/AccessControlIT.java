@@ -18,6 +18,11 @@ import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
  */
 class AccessControlIT extends AbstractS3IT {
 
+    @Override
+    protected boolean usesTheServersAdministration() {
+        return true;
+    }
+
     private AdminApi admin;
 
     @BeforeAll

@@ -19,6 +19,11 @@ import tools.jackson.databind.JsonNode;
  * each allowed in a bucket exactly what it was granted there.
  */
 class AccessKeysIT extends AbstractS3IT {
+
+    @Override
+    protected boolean usesTheServersAdministration() {
+        return true;
+    }
     private static final Pattern KEY_ID = Pattern.compile("HK[A-Z0-9]{18}");
 
     private AdminApi admin;

@@ -28,6 +28,11 @@ import software.amazon.awssdk.services.s3.model.S3Response;
  */
 class CorsIT extends AbstractS3IT {
 
+    @Override
+    protected boolean usesTheServersAdministration() {
+        return true;
+    }
+
     private static final String APP = "https://app.example.com";
     private static final String VARY = "Origin, Access-Control-Request-Headers, Access-Control-Request-Method";
 

@@ -33,6 +33,11 @@ import software.amazon.awssdk.services.s3.model.Tag;
  * instant where a rule counts days, so that days pass without waiting for them.
  */
 class LifecycleIT extends AbstractS3IT {
+
+    @Override
+    protected boolean usesTheServersAdministration() {
+        return true;
+    }
     private static final Duration THREE_DAYS = Duration.ofDays(3);
 
     private AdminApi admin;

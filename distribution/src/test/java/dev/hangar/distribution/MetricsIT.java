@@ -18,6 +18,11 @@ import software.amazon.awssdk.core.sync.RequestBody;
  */
 class MetricsIT extends AbstractS3IT {
 
+    @Override
+    protected boolean usesTheServersAdministration() {
+        return true;
+    }
+
     private static final String COUNT_SERIES = "hangar_s3_requests_seconds_count";
     private static final Pattern SERIES_LINE = Pattern.compile("^" + COUNT_SERIES + "\\{([^}]*)}\\s+(\\S+)");
     private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");

@@ -30,6 +30,11 @@ import software.amazon.awssdk.services.s3.model.Type;
  */
 class ObjectAclIT extends AbstractS3IT {
 
+    @Override
+    protected boolean usesTheServersAdministration() {
+        return true;
+    }
+
     private static final String ALL_USERS = "http://acs.amazonaws.com/groups/global/AllUsers";
 
     private String bucket;
