@@ -24,6 +24,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -52,6 +55,7 @@ final class ClusteredNode implements ClusterNode {
     static final Duration TABLE_TIMEOUT = Duration.ofSeconds(5);
     /** Tombstones outlive any outage after which a node may rejoin with its old data. */
     static final Duration TOMBSTONE_GC_DELAY = Duration.ofDays(7);
+    static final Duration TOMBSTONE_PURGE_INTERVAL = Duration.ofHours(1);
 
     private final ClusterControl control;
     private final @Nullable BlockStore localBlocks;
@@ -62,6 +66,8 @@ final class ClusteredNode implements ClusterNode {
     private final ReplicatedMetadataStore metadata;
     private final BlockReclaimer reclaimer;
     private final StorageMaintenance maintenance;
+    private final ScheduledExecutorService tombstonePurge = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("hangar-tombstone-purge").factory());
 
     private ClusteredNode(ClusterControl control, @Nullable BlockStore localBlocks, RocksDbLocalTable localTable,
             ReplicatedTable table, AntiEntropy antiEntropy, ReplicatedBlockStore blocks,
@@ -173,6 +179,19 @@ final class ClusteredNode implements ClusterNode {
             Thread.ofVirtual().name("hangar-rebalance").start(() -> rebalance(before, next));
         });
         antiEntropy.start(ANTI_ENTROPY_INTERVAL);
+        tombstonePurge.scheduleWithFixedDelay(this::purgeTombstones, TOMBSTONE_PURGE_INTERVAL.toMinutes(),
+                TOMBSTONE_PURGE_INTERVAL.toMinutes(), TimeUnit.MINUTES);
+    }
+
+    // Tombstones older than the GC delay have reached every replica that was up since (anti-entropy
+    // runs far more often than the delay is long); without this they would pile up forever.
+    private void purgeTombstones() {
+        try {
+            int purged = table.purgeTombstones();
+            LOG.fine(() -> "purged " + purged + " tombstones older than " + TOMBSTONE_GC_DELAY);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "purging old tombstones failed; the next run retries", e);
+        }
     }
 
     private void rebalance(ClusterLayout before, ClusterLayout next) {
@@ -224,6 +243,7 @@ final class ClusteredNode implements ClusterNode {
     @Override
     public void close() {
         List<AutoCloseable> order = new ArrayList<>();
+        order.add(tombstonePurge::shutdownNow);
         order.add(maintenance);
         order.add(reclaimer);
         order.add(antiEntropy);
