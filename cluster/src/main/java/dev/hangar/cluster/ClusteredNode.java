@@ -108,16 +108,26 @@ final class ClusteredNode implements ClusterNode {
             ReplicationConfig replication = new ReplicationConfig(settings.consistency().writeQuorum(rf),
                     defaults.writeTimeout(), defaults.readTimeout(), defaults.maxBlockBytes(), defaults.resyncInterval());
             AtomicReference<Services> services = new AtomicReference<>();
-            ClusterControl control = ClusterControl.start(settings, dataDir, timing,
-                    (self, server, client, layouts, addresses) -> {
-                        ReplicatedTable table = new ReplicatedTable(
-                                tableConfig, self, layouts::current, client, server, addresses, localTable);
-                        AntiEntropy antiEntropy = new AntiEntropy(
-                                tableConfig, self, layouts::current, client, server, addresses, localTable);
-                        ReplicatedBlockStore blocks = new ReplicatedBlockStore(
-                                self, layouts::current, localBlocks, client, server, addresses, replication);
-                        services.set(new Services(table, antiEntropy, blocks));
-                    });
+            ClusterControl control;
+            try {
+                control = ClusterControl.start(settings, dataDir, timing,
+                        (self, server, client, layouts, addresses) -> {
+                            ReplicatedTable table = new ReplicatedTable(
+                                    tableConfig, self, layouts::current, client, server, addresses, localTable);
+                            AntiEntropy antiEntropy = new AntiEntropy(
+                                    tableConfig, self, layouts::current, client, server, addresses, localTable);
+                            ReplicatedBlockStore blocks = new ReplicatedBlockStore(self, layouts::current, localBlocks,
+                                    client, server, addresses, replication, dataDir.resolve("cluster").resolve("resync"));
+                            services.set(new Services(table, antiEntropy, blocks));
+                        });
+            } catch (RuntimeException e) {
+                // The services may exist (the port failed to bind after they were built): close them too.
+                Services built = services.get();
+                if (built != null) {
+                    opened.addAll(List.of(built.blocks, built.antiEntropy, built.table));
+                }
+                throw e;
+            }
             Services started = services.get();
             opened.add(started.blocks);
             opened.add(started.antiEntropy);

@@ -19,7 +19,9 @@ import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +41,8 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Writes</b> read the block into memory (it is one chunk, bounded by {@link
  * ReplicationConfig#maxBlockBytes}), send it to every replica at once — one round — and return as
  * soon as the write quorum acknowledged. Replicas that fail or stay silent get a copy queued in the
- * {@link ResyncQueue}; if the quorum cannot be reached the write fails with {@link
+ * {@link ResyncQueue} (kept on disk when the store is given a folder for it, so that a restart of
+ * the coordinator does not forget it); if the quorum cannot be reached the write fails with {@link
  * QuorumNotReachedException} and the copies that did land are deleted, best effort (one that lands
  * after the delete is an orphan for the scrub to find).
  *
@@ -66,20 +69,50 @@ public final class ReplicatedBlockStore implements BlockStore {
     /**
      * A store for node {@code self} that serves its {@code local} store (null for a gateway) on
      * {@code server} — whose handlers it registers, so the server must not be started yet — and
-     * reaches the other nodes through {@code client} at the addresses {@code resolver} gives.
+     * reaches the other nodes through {@code client} at the addresses {@code resolver} gives. Its
+     * resync queue is in memory only.
      */
     public ReplicatedBlockStore(NodeId self, Supplier<ClusterLayout> layout, @Nullable BlockStore local,
             RpcClient client, RpcServer server, Function<NodeId, InetSocketAddress> resolver,
             ReplicationConfig config) {
+        this(self, layout, local, client, server, resolver, config, null);
+    }
+
+    /**
+     * As above, with the resync queue kept in {@code resyncDir} (created if needed; null: in memory
+     * only) so that repairs queued before a restart are continued after it. The folder belongs to
+     * this store alone while it is open.
+     *
+     * @throws UncheckedIOException if the queue's store cannot be opened
+     */
+    public ReplicatedBlockStore(NodeId self, Supplier<ClusterLayout> layout, @Nullable BlockStore local,
+            RpcClient client, RpcServer server, Function<NodeId, InetSocketAddress> resolver,
+            ReplicationConfig config, @Nullable Path resyncDir) {
         this.self = self;
         this.layout = layout;
         this.local = local;
         this.config = config;
         this.service = new BlockService(local);
         this.peers = new BlockPeers(client, resolver, config);
-        this.resync = new ResyncQueue(self, layout, local, service, peers, config);
-        service.register(server);
-        resync.start(config.resyncInterval());
+        this.resync = new ResyncQueue(self, layout, local, service, peers, config, openResyncStore(resyncDir));
+        try {
+            service.register(server);
+            resync.start(config.resyncInterval());
+        } catch (RuntimeException e) {
+            resync.close();
+            throw e;
+        }
+    }
+
+    private static ResyncStore openResyncStore(@Nullable Path folder) {
+        if (folder == null) {
+            return ResyncStore.none();
+        }
+        try {
+            return RocksDbResyncStore.open(folder);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public NodeId self() {
@@ -251,7 +284,10 @@ public final class ReplicatedBlockStore implements BlockStore {
         }
     }
 
-    /** Stops the resync worker and refuses further operations; the local store stays open. */
+    /**
+     * Stops the resync worker, closes the queue's store and refuses further operations; the local
+     * store stays open.
+     */
     @Override
     public void close() {
         closed = true;

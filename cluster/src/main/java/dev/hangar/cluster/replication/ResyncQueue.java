@@ -29,10 +29,15 @@ import org.jspecify.annotations.Nullable;
  * Copies (and deletes) that replicas missed, retried until they succeed, plus the local copies that
  * a layout change moved away and that wait to be released.
  *
- * <p><b>In memory only</b>: a restart forgets the queue. That is safe (a missed copy is a missing
- * replica, not lost data, as long as the write quorum holds one) but not complete; the anti-entropy
- * scan of a later issue is the backstop, and {@link #add}, {@link #pending} and the task records are
- * the seam where a persistent log would go.
+ * <p><b>Durability</b>: with a {@link ResyncStore} on disk, tasks and pending releases outlive a
+ * restart — the queue loads them when it is built and the next {@link #runOnce} continues them. The
+ * map in memory stays what the worker reads; every change to it is mirrored to the store
+ * asynchronously, in order per key, because tasks are queued from network I/O threads that must not
+ * wait for a disk. So a crash can lose the tasks of the last few milliseconds, and can also keep a
+ * task that had just completed: running it again is harmless (a copy finds the block present, a
+ * delete of a missing block succeeds). A lost task leaves a replica short of a copy that the write
+ * quorum still holds; no anti-entropy scan of blocks exists yet to find it. Without a store (a null
+ * folder) the queue is in memory only and a restart forgets it.
  *
  * <p>Tasks are keyed by (block, target): a later task for the same pair replaces an earlier one, so
  * a delete overrides a copy that has not happened yet. {@link #runOnce} runs one pass; the background
@@ -83,31 +88,52 @@ public final class ResyncQueue implements AutoCloseable {
     private final BlockService service;
     private final BlockPeers peers;
     private final ReplicationConfig config;
+    // Changes to both maps go through compute*, which holds the key's bin lock while the change is
+    // handed to the store: the store then sees the changes of one key in the order the map did.
     private final ConcurrentHashMap<Key, Task> tasks = new ConcurrentHashMap<>();
-    private final Set<BlockId> handoffs = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<BlockId, Boolean> handoffs = new ConcurrentHashMap<>();
     private final LongAdder queued = new LongAdder();
+    private final ResyncStore store;
     private @Nullable ScheduledExecutorService worker;
 
+    /** A queue that starts with what {@code store} holds and keeps it up to date; it owns the store. */
     ResyncQueue(NodeId self, Supplier<ClusterLayout> layout, @Nullable BlockStore local, BlockService service,
-            BlockPeers peers, ReplicationConfig config) {
+            BlockPeers peers, ReplicationConfig config, ResyncStore store) {
         this.self = self;
         this.layout = layout;
         this.local = local;
         this.service = service;
         this.peers = peers;
         this.config = config;
+        this.store = store;
+        ResyncStore.Contents loaded = store.load();
+        for (Task task : loaded.tasks()) {
+            tasks.put(keyOf(task), task);
+        }
+        for (BlockId block : loaded.releases()) {
+            handoffs.put(block, Boolean.TRUE);
+        }
     }
 
     /** Queues a task, replacing any earlier one for the same block and target. Never blocks. */
     public void add(Task task) {
-        tasks.put(new Key(task.block(), task.target()), task);
+        tasks.compute(keyOf(task), (key, previous) -> {
+            if (!task.equals(previous)) {
+                store.put(task);
+            }
+            return task;
+        });
         queued.increment();
     }
 
     /** Forgets every copy of {@code block} still queued and any pending release of it (it was deleted). */
     void forgetCopies(BlockId block) {
-        tasks.values().removeIf(task -> task instanceof Copy && task.block().equals(block));
-        handoffs.remove(block);
+        for (Key key : tasks.keySet()) {
+            if (key.block().equals(block)) {
+                tasks.computeIfPresent(key, (k, task) -> task instanceof Copy ? dropped(task) : task);
+            }
+        }
+        clearRelease(block);
     }
 
     /** The queued tasks, in no particular order. */
@@ -117,7 +143,7 @@ public final class ResyncQueue implements AutoCloseable {
 
     /** Local copies that a layout change moved away and that wait for their new owners to confirm. */
     public Set<BlockId> pendingReleases() {
-        return Set.copyOf(handoffs);
+        return Set.copyOf(handoffs.keySet());
     }
 
     /** Tasks queued since the start, including those already done. */
@@ -156,7 +182,7 @@ public final class ResyncQueue implements AutoCloseable {
                 }
             }
             if (!after.contains(self)) {
-                handoffs.add(stored.id());
+                awaitRelease(stored.id());
             }
         });
         return copies[0];
@@ -179,7 +205,7 @@ public final class ResyncQueue implements AutoCloseable {
             }
             switch (outcome) {
                 case DONE -> {
-                    tasks.remove(new Key(task.block(), task.target()), task);
+                    finish(task);
                     if (task instanceof Copy) {
                         copied++;
                     } else {
@@ -187,13 +213,13 @@ public final class ResyncQueue implements AutoCloseable {
                     }
                 }
                 case DROPPED -> {
-                    tasks.remove(new Key(task.block(), task.target()), task);
+                    finish(task);
                     dropped++;
                 }
                 case RETRY -> failed++;
             }
         }
-        for (BlockId block : List.copyOf(handoffs)) {
+        for (BlockId block : List.copyOf(handoffs.keySet())) {
             try {
                 if (release(block, current)) {
                     released++;
@@ -286,7 +312,7 @@ public final class ResyncQueue implements AutoCloseable {
         List<NodeId> owners = current.replicas(Partitioning.of(current).partitionOfBlock(block.value()));
         if (owners.contains(self)) {
             // Moved back (or never left): the copy is this node's to keep.
-            handoffs.remove(block);
+            clearRelease(block);
             return false;
         }
         if (owners.isEmpty() || local == null) {
@@ -301,8 +327,37 @@ public final class ResyncQueue implements AutoCloseable {
             }
         }
         local.delete(block);
-        handoffs.remove(block);
+        clearRelease(block);
         return true;
+    }
+
+    private static Key keyOf(Task task) {
+        return new Key(task.block(), task.target());
+    }
+
+    /** Removes {@code task} unless a newer task for its block and target replaced it meanwhile. */
+    private void finish(Task task) {
+        tasks.computeIfPresent(keyOf(task), (key, current) -> current.equals(task) ? dropped(current) : current);
+    }
+
+    // Only from inside a compute* on tasks, so that the store sees the removal in map order.
+    private @Nullable Task dropped(Task task) {
+        store.remove(task);
+        return null;
+    }
+
+    private void awaitRelease(BlockId block) {
+        handoffs.computeIfAbsent(block, b -> {
+            store.putRelease(b);
+            return Boolean.TRUE;
+        });
+    }
+
+    private void clearRelease(BlockId block) {
+        handoffs.computeIfPresent(block, (b, pending) -> {
+            store.removeRelease(b);
+            return null;
+        });
     }
 
     /** Starts the background worker; a zero interval starts none. */
@@ -326,7 +381,10 @@ public final class ResyncQueue implements AutoCloseable {
         worker = executor;
     }
 
-    /** Stops the background worker; queued tasks are forgotten with the queue. */
+    /**
+     * Stops the background worker, waits briefly for a pass under way, and closes the store once the
+     * changes made so far are in it. Without a store, queued tasks are forgotten with the queue.
+     */
     @Override
     public void close() {
         ScheduledExecutorService executor;
@@ -336,6 +394,14 @@ public final class ResyncQueue implements AutoCloseable {
         }
         if (executor != null) {
             executor.shutdownNow();
+            try {
+                // A pass interrupted while waiting on a replica ends quickly; its last removals
+                // should still reach the store.
+                executor.awaitTermination(config.writeTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
+        store.close();
     }
 }

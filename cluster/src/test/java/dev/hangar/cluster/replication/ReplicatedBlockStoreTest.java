@@ -307,6 +307,107 @@ class ReplicatedBlockStoreTest {
         }
     }
 
+    /** Three storage nodes on disk whose resync queues are kept on disk too, as a real node's are. */
+    private List<Node> threeDurableNodes() throws Exception {
+        List<Node> nodes = new ArrayList<>();
+        for (String name : List.of("a", "b", "c")) {
+            nodes.add(cluster.start(name, "zone-" + name, 100, packed(name), TestCluster.CONFIG,
+                    dir.resolve(name + "-resync")));
+        }
+        cluster.plan(nodes.toArray(Node[]::new));
+        return nodes;
+    }
+
+    @Test
+    void queuedCopiesSurviveARestartOfTheCoordinator() throws Exception {
+        List<Node> nodes = threeDurableNodes();
+        Node b = nodes.get(1), c = nodes.get(2);
+        cluster.stop(c);
+        Map<BlockRef, byte[]> written = new LinkedHashMap<>();
+        for (int i = 0; i < 5; i++) {
+            byte[] data = bytes(1 + random.nextInt(20_000));
+            written.put(write(b, BlockId.random(), data), data);
+        }
+        eventually(() -> b.store.resyncQueue().pending().size() == written.size());
+        List<ResyncQueue.Task> queued = b.store.resyncQueue().pending();
+
+        cluster.reopen(b);
+        assertThat(b.store.resyncQueue().pending()).containsExactlyInAnyOrderElementsOf(queued);
+        cluster.restart(c);
+        ResyncQueue.Report report = b.store.resyncQueue().runOnce();
+        assertThat(report.copied()).isEqualTo(written.size());
+        assertThat(report.remaining()).isZero();
+        for (Map.Entry<BlockRef, byte[]> block : written.entrySet()) {
+            BlockRef ref = block.getKey();
+            assertThat(readAll(c.local().read(ref, 0, ref.size()))).isEqualTo(block.getValue());
+        }
+
+        cluster.reopen(b);
+        assertThat(b.store.resyncQueue().pending()).as("completed copies leave the store").isEmpty();
+    }
+
+    @Test
+    void aQueuedDeleteSurvivesARestartOfTheCoordinator() throws Exception {
+        List<Node> nodes = threeDurableNodes();
+        Node b = nodes.get(1), c = nodes.get(2);
+        BlockRef doomed = write(b, BlockId.random(), bytes(3000));
+        eventually(() -> nodes.stream().allMatch(node -> holds(node, doomed.id())));
+        cluster.stop(c);
+        b.store.delete(doomed.id());
+
+        cluster.reopen(b);
+        assertThat(b.store.resyncQueue().pending()).containsExactly(new ResyncQueue.Delete(doomed.id(), c.id));
+        cluster.restart(c);
+        assertThat(holds(c, doomed.id())).isTrue();
+        assertThat(b.store.resyncQueue().runOnce().deleted()).isEqualTo(1);
+        assertThat(holds(c, doomed.id())).isFalse();
+
+        cluster.reopen(b);
+        assertThat(b.store.resyncQueue().pending()).isEmpty();
+    }
+
+    @Test
+    void aRebalanceSurvivesARestartOfTheNodesThatHandOff() throws Exception {
+        List<Node> old = threeDurableNodes();
+        Node d = cluster.start("d", "zone-d", 100, packed("d"), TestCluster.CONFIG, dir.resolve("d-resync"));
+        ClusterLayout before = cluster.layout.get();
+        List<BlockRef> written = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            written.add(write(old.get(i % 3), BlockId.random(), bytes(500)));
+        }
+        for (BlockRef ref : written) {
+            eventually(() -> old.stream().allMatch(node -> holds(node, ref.id())));
+        }
+        ClusterLayout after = cluster.plan(old.get(0), old.get(1), old.get(2), d);
+        cluster.stop(d);
+        int releases = 0;
+        for (Node node : old) {
+            node.store.resyncQueue().rebalance(before, after);
+            List<ResyncQueue.Task> tasks = node.store.resyncQueue().pending();
+            Set<BlockId> handoffs = node.store.resyncQueue().pendingReleases();
+            releases += handoffs.size();
+            cluster.reopen(node);
+            assertThat(node.store.resyncQueue().pending()).containsExactlyInAnyOrderElementsOf(tasks);
+            assertThat(node.store.resyncQueue().pendingReleases()).isEqualTo(handoffs);
+        }
+        assertThat(releases).as("some copies move to d").isPositive();
+
+        cluster.restart(d);
+        for (Node node : old) {
+            node.store.resyncQueue().runOnce();
+        }
+        for (BlockRef ref : written) {
+            for (Node node : List.of(old.get(0), old.get(1), old.get(2), d)) {
+                assertThat(holds(node, ref.id())).isEqualTo(d.store.replicasOf(ref.id()).contains(node.id));
+            }
+        }
+        for (Node node : old) {
+            cluster.reopen(node);
+            assertThat(node.store.resyncQueue().pending()).isEmpty();
+            assertThat(node.store.resyncQueue().pendingReleases()).isEmpty();
+        }
+    }
+
     @Test
     void aWriteUnderInjectedDelayCostsOneRound() throws Exception {
         List<Node> nodes = threeNodes(true);

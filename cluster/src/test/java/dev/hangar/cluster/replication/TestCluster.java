@@ -11,6 +11,7 @@ import dev.hangar.cluster.rpc.RpcConfig;
 import dev.hangar.cluster.rpc.RpcServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,15 +38,19 @@ final class TestCluster implements AutoCloseable {
         final NodeRole role;
         final @Nullable BlockStore local;
         final RpcClient client;
-        final ReplicatedBlockStore store;
+        final ReplicationConfig config;
+        final @Nullable Path resyncDir;
+        ReplicatedBlockStore store;
         RpcServer server;
 
-        Node(NodeId id, NodeRole role, @Nullable BlockStore local, RpcClient client, ReplicatedBlockStore store,
-                RpcServer server) {
+        Node(NodeId id, NodeRole role, @Nullable BlockStore local, RpcClient client, ReplicationConfig config,
+                @Nullable Path resyncDir, ReplicatedBlockStore store, RpcServer server) {
             this.id = id;
             this.role = role;
             this.local = local;
             this.client = client;
+            this.config = config;
+            this.resyncDir = resyncDir;
             this.store = store;
             this.server = server;
         }
@@ -64,13 +69,19 @@ final class TestCluster implements AutoCloseable {
 
     Node start(String name, String zone, long capacity, @Nullable BlockStore local, ReplicationConfig config)
             throws InterruptedException {
+        return start(name, zone, capacity, local, config, null);
+    }
+
+    /** A node whose resync queue is kept in {@code resyncDir} (null: in memory). */
+    Node start(String name, String zone, long capacity, @Nullable BlockStore local, ReplicationConfig config,
+            @Nullable Path resyncDir) throws InterruptedException {
         NodeId id = new NodeId(name);
         RpcServer server = new RpcServer(id, RpcConfig.defaults(), faults, null);
         RpcClient client = new RpcClient(id, RpcConfig.defaults(), faults);
         ReplicatedBlockStore store =
-                new ReplicatedBlockStore(id, layout::get, local, client, server, this::address, config);
+                new ReplicatedBlockStore(id, layout::get, local, client, server, this::address, config, resyncDir);
         addresses.put(id, server.start("127.0.0.1", 0));
-        Node node = new Node(id, new NodeRole(id, zone, capacity), local, client, store, server);
+        Node node = new Node(id, new NodeRole(id, zone, capacity), local, client, config, resyncDir, store, server);
         nodes.put(name, node);
         return node;
     }
@@ -104,6 +115,20 @@ final class TestCluster implements AutoCloseable {
     void restart(Node node) throws InterruptedException {
         RpcServer server = new RpcServer(node.id, RpcConfig.defaults(), faults, null);
         new BlockService(node.local).register(server);
+        server.start("127.0.0.1", addresses.get(node.id).getPort());
+        node.server = server;
+    }
+
+    /**
+     * Closes the node's replicated store and server and opens new ones on the same port and resync
+     * folder, as a restarted process would; the local store stays open, as it survives on disk.
+     */
+    void reopen(Node node) throws InterruptedException {
+        node.store.close();
+        node.server.close();
+        RpcServer server = new RpcServer(node.id, RpcConfig.defaults(), faults, null);
+        node.store = new ReplicatedBlockStore(
+                node.id, layout::get, node.local, node.client, server, this::address, node.config, node.resyncDir);
         server.start("127.0.0.1", addresses.get(node.id).getPort());
         node.server = server;
     }
