@@ -26,8 +26,8 @@ class AdministrationConfiguration {
     }
 
     @Bean
-    ClusterEndpoint clusterEndpoint(ClusterNode node) {
-        return new ClusterEndpoint(node);
+    ClusterEndpoint clusterEndpoint(ClusterNode node, HangarProperties properties) {
+        return new ClusterEndpoint(node, properties.cluster().faultInjection());
     }
 
     @Bean

@@ -9,7 +9,9 @@ import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.membership.StagedChanges;
 import dev.hangar.cluster.membership.StaleLayoutException;
+import dev.hangar.cluster.rpc.NetworkFaults;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +23,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.convert.DurationStyle;
 
 /**
  * The cluster control plane on the management port ({@code /actuator/cluster}): this node, the nodes it
@@ -39,9 +42,11 @@ public class ClusterEndpoint {
             + " bootstrap-expect (HANGAR_CLUSTER_*)";
 
     private final Optional<ClusterControl> control;
+    private final boolean faultInjection;
 
-    ClusterEndpoint(ClusterNode node) {
+    ClusterEndpoint(ClusterNode node, boolean faultInjection) {
         this.control = node.control();
+        this.faultInjection = faultInjection;
     }
 
     /** The answer to a GET on a node without cluster settings. */
@@ -118,10 +123,13 @@ public class ClusterEndpoint {
      * @param zone for stage, the node's zone; absent to keep its current one
      * @param capacity for stage, the node's capacity; absent to keep its current one
      * @param version for apply, the current layout version the changes were staged against; 409 if stale
+     * @param delay for faults (only with {@code hangar.cluster.fault-injection=true}): the one-way delay
+     *     of every message this node sends to another node, e.g. {@code 50ms}; {@code 0ms} removes it
+     * @param jitter for faults: uniform extra delay up to this much
      */
     @WriteOperation
     public WebEndpointResponse<Object> change(String action, @Nullable String node, @Nullable String zone,
-            @Nullable Long capacity, @Nullable Long version) {
+            @Nullable Long capacity, @Nullable Long version, @Nullable String delay, @Nullable String jitter) {
         if (control.isEmpty()) {
             return new WebEndpointResponse<>(new Failure(OFF), STATUS_CONFLICT);
         }
@@ -147,8 +155,17 @@ public class ClusterEndpoint {
                     }
                     cluster.apply(version);
                 }
+                case "faults" -> {
+                    if (!faultInjection) {
+                        return new WebEndpointResponse<>(new Failure("fault injection is off: start the node with "
+                                + "hangar.cluster.fault-injection=true (benchmarks and tests only)"), STATUS_CONFLICT);
+                    }
+                    Duration oneWay = duration(delay, "delay");
+                    Duration spread = jitter == null || jitter.isBlank() ? Duration.ZERO : duration(jitter, "jitter");
+                    cluster.faults().setDefault(new NetworkFaults.LinkFaults(oneWay, spread, 0));
+                }
                 default -> {
-                    return bad("action must be stage, remove, apply or clear: " + action);
+                    return bad("action must be stage, remove, apply, clear or faults: " + action);
                 }
             }
         } catch (StaleLayoutException e) {
@@ -159,6 +176,13 @@ public class ClusterEndpoint {
             return new WebEndpointResponse<>(new Failure(e.getMessage()), STATUS_CONFLICT);
         }
         return new WebEndpointResponse<>(status());
+    }
+
+    private static Duration duration(@Nullable String text, String name) {
+        if (text == null || text.isBlank()) {
+            throw new IllegalArgumentException(name + " is required, e.g. 50ms");
+        }
+        return DurationStyle.detectAndParse(text.trim());
     }
 
     private static NodeId nodeId(@Nullable String node) {

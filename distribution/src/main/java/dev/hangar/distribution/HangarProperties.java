@@ -159,8 +159,8 @@ public record HangarProperties(
     public record Lifecycle(@DefaultValue("1h") Duration interval) {}
 
     /**
-     * The cluster control plane: membership, failure detection and the partition layout. <b>Data is not
-     * replicated yet</b>: a clustered node still serves only its own local data.
+     * Clustering: this node as a node of a leaderless replicated cluster (membership, failure detection,
+     * the partition layout, replicated metadata and chunks).
      *
      * @param enabled runs the control plane; also on when {@code seeds} or {@code bootstrapExpect} is set
      * @param nodeId this node's id; absent to use the one generated once and kept in the data folder
@@ -177,6 +177,8 @@ public record HangarProperties(
      *     know each other
      * @param pingInterval how often every peer is pinged; a peer is suspect after 3 silent intervals, down
      *     after 10
+     * @param faultInjection lets {@code POST /actuator/cluster {"action": "faults", ...}} delay this node's
+     *     RPC traffic, for benchmarks and tests; never on a production node
      */
     public record Cluster(
             @DefaultValue("false") boolean enabled,
@@ -190,7 +192,8 @@ public record HangarProperties(
             @DefaultValue("3") int replicationFactor,
             @DefaultValue("consistent") String consistency,
             @DefaultValue("0") int bootstrapExpect,
-            @DefaultValue("1s") Duration pingInterval) {
+            @DefaultValue("1s") Duration pingInterval,
+            @DefaultValue("false") boolean faultInjection) {
 
         /** Whether the control plane runs: explicitly enabled, or seeds or bootstrap-expect given. */
         public boolean active() {

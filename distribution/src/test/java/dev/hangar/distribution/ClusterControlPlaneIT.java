@@ -90,6 +90,23 @@ class ClusterControlPlaneIT extends AbstractS3IT {
                 assertThat(n3.get("capacity").asLong()).isEqualTo(2);
             }
 
+            // The fault hook through the admin API: refused unless the node allows it; n1 does.
+            AdminApi.Response refused = servers.get(1).admin().post("/actuator/cluster",
+                    Map.of("action", "faults", "delay", "20ms"));
+            assertThat(refused.status()).isEqualTo(409);
+            assertThat(refused.body()).contains("fault injection is off");
+            AdminApi.Response delayed = servers.getFirst().admin().post("/actuator/cluster",
+                    Map.of("action", "faults", "delay", "20ms", "jitter", "1ms"));
+            assertThat(delayed.status()).as("faults: %s", delayed.body()).isEqualTo(200);
+            var faults = servers.getFirst().node().control().orElseThrow().faults();
+            var verdict = faults.verdict(new dev.hangar.cluster.layout.NodeId("n1"), new dev.hangar.cluster.layout.NodeId("n2"));
+            assertThat(verdict).isInstanceOf(dev.hangar.cluster.rpc.NetworkFaults.Verdict.Deliver.class);
+            assertThat(((dev.hangar.cluster.rpc.NetworkFaults.Verdict.Deliver) verdict).delayNanos())
+                    .isBetween(20_000_000L, 21_000_000L);
+            putAndGet(servers.getFirst(), "delayed");
+            assertThat(servers.getFirst().admin().post("/actuator/cluster", Map.of("action", "faults", "delay", "0ms"))
+                    .status()).isEqualTo(200);
+
             // Each node serves S3, before and after a node stops.
             for (int i = 0; i < servers.size(); i++) {
                 putAndGet(servers.get(i), "node-" + i);
@@ -111,6 +128,7 @@ class ClusterControlPlaneIT extends AbstractS3IT {
     private DedicatedServer start(String id, String seed) {
         List<String> settings = new ArrayList<>(List.of(
                 "storage.sync=none",
+                "cluster.fault-injection=" + id.equals("n1"),
                 "cluster.node-id=" + id,
                 "cluster.rpc-port=0",
                 "cluster.bootstrap-expect=3",
