@@ -81,7 +81,7 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Whole-store views.</b> {@link #statistics} and {@link #forEachBlockReference} read this
  * node's replica only ({@link LocalReplica}): they cover the whole store only where this node
  * replicates every partition, and may miss writes that reached it late. Statistics are counted by
- * a scan and cached for a few ({@value #STATISTICS_TTL_SECONDS}) seconds. The block references are not a
+ * a scan, at most every {@value #STATISTICS_TTL_SECONDS} seconds and then in the background. The block references are not a
  * complete set in a cluster, so a node-local orphan scrub must not delete blocks by them.
  *
  * <p>Table futures are joined: callers run on virtual threads.
@@ -92,7 +92,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     public static final String TABLE = "meta";
 
     /** How long a count of the statistics is served before the replica is scanned again. */
-    static final int STATISTICS_TTL_SECONDS = 2;
+    static final int STATISTICS_TTL_SECONDS = 30;
     private static final Duration STATISTICS_TTL = Duration.ofSeconds(STATISTICS_TTL_SECONDS);
     private static final int MAX_PAGE = 1000;
     /** The configuration kind whose presence means versioning was enabled once (it is never removed). */
@@ -106,6 +106,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     private final GarbageQueue garbage;
     private final MetaLocks locks = new MetaLocks();
     private volatile @Nullable CountedStatistics counted;
+    private final java.util.concurrent.atomic.AtomicBoolean recounting = new java.util.concurrent.atomic.AtomicBoolean();
 
     private record CountedStatistics(StoreStatistics statistics, long countedAtNanos) {}
 
@@ -655,18 +656,37 @@ public final class ReplicatedMetadataStore implements MetadataStore {
 
     // Whole-store views
 
-    /** What this node's replica holds, counted by a scan at most every few seconds (see the class). */
+    /**
+     * What this node's replica holds, counted by a scan (see the class). The scan reads the whole
+     * replica, so it runs at most every {@value #STATISTICS_TTL_SECONDS} seconds: the first call
+     * counts, later ones get the last count and, once it is older than that, start a new count in
+     * the background — a metrics scrape never waits for a scan.
+     */
     @Override
     public StoreStatistics statistics() {
         try (var held = locks.open()) {
             CountedStatistics last = counted;
             long now = System.nanoTime();
-            if (last != null && now - last.countedAtNanos() < STATISTICS_TTL.toNanos()) {
-                return last.statistics();
+            if (last == null) {
+                StoreStatistics statistics = LocalReplica.statistics(table.local());
+                counted = new CountedStatistics(statistics, now);
+                return statistics;
             }
-            StoreStatistics statistics = LocalReplica.statistics(table.local());
-            counted = new CountedStatistics(statistics, now);
-            return statistics;
+            if (now - last.countedAtNanos() >= STATISTICS_TTL.toNanos() && recounting.compareAndSet(false, true)) {
+                Thread.ofVirtual().name("hangar-meta-statistics").start(this::recount);
+            }
+            return last.statistics();
+        }
+    }
+
+    private void recount() {
+        try (var held = locks.open()) {
+            long now = System.nanoTime();
+            counted = new CountedStatistics(LocalReplica.statistics(table.local()), now);
+        } catch (RuntimeException e) {
+            // Closed meanwhile, or the replica failed: the last count stays until the next try.
+        } finally {
+            recounting.set(false);
         }
     }
 
