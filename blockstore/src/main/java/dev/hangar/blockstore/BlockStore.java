@@ -50,6 +50,17 @@ public interface BlockStore extends AutoCloseable {
         return VerifiedRange.open(this, block, offset, length, () -> {});
     }
 
+    /**
+     * How many blocks past the one being read a chained read ({@link ChunkedStreams#openRange(BlockStore,
+     * java.util.List, long, long, int, java.util.concurrent.Executor)}) should open ahead of time: 0
+     * for stores that open a block at once (local files), more for stores whose read of a block waits
+     * for a network round trip, so that a large object's blocks do not pay one round trip each in
+     * sequence. Each block read ahead may be held in memory until the stream reaches it.
+     */
+    default int readAhead() {
+        return 0;
+    }
+
     /** Reads a whole block and says whether it is there and matches its size and CRC32C. */
     default BlockHealth check(BlockRef block) throws IOException {
         return VerifiedRange.check(this, block, () -> {});

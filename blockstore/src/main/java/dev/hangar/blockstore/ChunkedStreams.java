@@ -4,9 +4,13 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,6 +75,20 @@ public final class ChunkedStreams {
      */
     public static InputStream openRange(
             BlockStore store, List<BlockRef> blocks, long offset, long length) throws IOException {
+        return openRange(store, blocks, offset, length, 0, Runnable::run);
+    }
+
+    /**
+     * As {@link #openRange(BlockStore, List, long, long)}, keeping up to {@code readAhead} of the
+     * following blocks being opened on {@code executor} while the stream reads the current one (see
+     * {@link BlockStore#readAhead()}). A block read ahead that fails fails the stream only when the
+     * stream reaches it; closing the stream closes the blocks read ahead.
+     */
+    public static InputStream openRange(BlockStore store, List<BlockRef> blocks, long offset, long length,
+            int readAhead, Executor executor) throws IOException {
+        if (readAhead < 0) {
+            throw new IllegalArgumentException("read-ahead must not be negative: " + readAhead);
+        }
         List<BlockRef> chain = List.copyOf(blocks);
         long totalSize = 0;
         for (BlockRef block : chain) {
@@ -86,9 +104,17 @@ public final class ChunkedStreams {
             offsetInBlock -= chain.get(index).size();
             index++;
         }
-        BlockChainInputStream stream = new BlockChainInputStream(store, chain, index, length);
+        BlockChainInputStream stream = new BlockChainInputStream(store, chain, index, length, readAhead, executor);
         stream.openBlock(offsetInBlock);
         return stream;
+    }
+
+    private static void closeQuietly(InputStream stream) {
+        try {
+            stream.close();
+        } catch (IOException ignored) {
+            // A block read ahead and never used: nothing was read from it that could be lost.
+        }
     }
 
     private static void deleteQuietly(BlockStore store, BlockId id, Throwable failure) {
@@ -110,24 +136,91 @@ public final class ChunkedStreams {
         private long remainingInCurrent;
         private boolean closed;
 
-        BlockChainInputStream(
-                BlockStore store, List<BlockRef> blocks, int firstIndex, long length) {
+        private final int readAhead;
+        private final Executor executor;
+        /** Blocks being opened ahead, in order, each with the bytes the range needs of it. */
+        private final ArrayDeque<Ahead> ahead = new ArrayDeque<>();
+        /** The next block to open ahead, and the bytes of the range beyond those opened or scheduled. */
+        private int aheadIndex;
+        private long unscheduled;
+
+        private record Ahead(BlockRef block, long count, CompletableFuture<InputStream> stream) {}
+
+        BlockChainInputStream(BlockStore store, List<BlockRef> blocks, int firstIndex, long length, int readAhead,
+                Executor executor) {
             this.store = store;
             this.blocks = blocks;
             this.nextIndex = firstIndex;
             this.remaining = length;
+            this.readAhead = readAhead;
+            this.executor = executor;
         }
 
         /** Opens the next block from {@code offsetInBlock}, for the bytes the range needs of it. */
         void openBlock(long offsetInBlock) throws IOException {
+            Ahead opened = ahead.poll();
             BlockRef block = blocks.get(nextIndex++);
-            long count = Math.min(block.size() - offsetInBlock, remaining);
+            long count = opened != null ? opened.count() : Math.min(block.size() - offsetInBlock, remaining);
             current.close();
             // If the next block cannot be opened, close() must not close the previous one twice.
             current = InputStream.nullInputStream();
-            current = store.read(block, offsetInBlock, count);
+            if (opened == null) {
+                aheadIndex = nextIndex;
+                unscheduled = remaining - count;
+            }
+            scheduleAhead();
+            try {
+                current = opened != null ? await(opened) : store.read(block, offsetInBlock, count);
+            } catch (IOException | RuntimeException e) {
+                closeAhead();
+                throw e;
+            }
             currentId = block.id();
             remainingInCurrent = count;
+        }
+
+        // Blocks past the first are read from their start: only the first one starts at an offset.
+        private void scheduleAhead() {
+            while (ahead.size() < readAhead && aheadIndex < blocks.size() && unscheduled > 0) {
+                BlockRef block = blocks.get(aheadIndex++);
+                long count = Math.min(block.size(), unscheduled);
+                unscheduled -= count;
+                CompletableFuture<InputStream> stream = new CompletableFuture<>();
+                try {
+                    executor.execute(() -> {
+                        try {
+                            stream.complete(store.read(block, 0, count));
+                        } catch (IOException | RuntimeException e) {
+                            stream.completeExceptionally(e);
+                        }
+                    });
+                } catch (RuntimeException rejected) {
+                    stream.completeExceptionally(rejected);
+                }
+                ahead.add(new Ahead(block, count, stream));
+            }
+        }
+
+        // Blocks read ahead are closed once they are open: none is waited for here.
+        private void closeAhead() {
+            for (Ahead opened : ahead) {
+                opened.stream().thenAccept(ChunkedStreams::closeQuietly);
+            }
+            ahead.clear();
+        }
+
+        private static InputStream await(Ahead opened) throws IOException {
+            try {
+                return opened.stream().join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                if (e.getCause() instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                throw new IOException("reading block " + opened.block().id() + " ahead failed", e.getCause());
+            }
         }
 
         @Override
@@ -174,6 +267,7 @@ public final class ChunkedStreams {
                 closed = true;
                 remaining = 0;
                 remainingInCurrent = 0;
+                closeAhead();
                 current.close();
             }
         }

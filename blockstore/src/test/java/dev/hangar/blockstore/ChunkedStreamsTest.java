@@ -172,6 +172,50 @@ class ChunkedStreamsTest {
         }
     }
 
+    @ParameterizedTest(name = "reading {0} ahead")
+    @ValueSource(ints = {1, 2, 5})
+    void readingAheadOpensTheNextBlocksAtOnceAndReadsTheSameBytes(int readAhead) throws IOException {
+        byte[] content = randomBytes(SIZE);
+        List<BlockRef> blocks = writeChunks(content);
+        List<Runnable> queued = new ArrayList<>();
+
+        try (InputStream stream = ChunkedStreams.openRange(store, blocks, CHUNK - 3, SIZE - CHUNK + 3, readAhead,
+                queued::add)) {
+            // The first block is read before openRange returns; the next ones are handed to the executor.
+            assertThat(store.reads).containsExactly(new Read(blocks.get(0).id(), CHUNK - 3, 3));
+            assertThat(queued).hasSize(Math.min(readAhead, 3));
+            queued.forEach(Runnable::run);
+            queued.clear();
+            assertThat(store.reads).hasSize(1 + Math.min(readAhead, 3));
+
+            // Whatever is queued later runs at once, as an executor would run it.
+            byte[] read = new byte[SIZE - CHUNK + 3];
+            int at = 0;
+            while (at < read.length) {
+                int count = stream.read(read, at, read.length - at);
+                queued.forEach(Runnable::run);
+                queued.clear();
+                at += count;
+            }
+            assertThat(read).isEqualTo(Arrays.copyOfRange(content, CHUNK - 3, SIZE));
+            assertThat(stream.read()).isEqualTo(-1);
+            assertThat(store.reads).extracting(Read::id).containsExactlyElementsOf(
+                    blocks.stream().map(BlockRef::id).toList());
+        }
+    }
+
+    @Test
+    void aBlockReadAheadThatFailsFailsTheStreamOnlyWhenReached() throws IOException {
+        byte[] content = randomBytes(SIZE);
+        List<BlockRef> blocks = writeChunks(content);
+        store.delete(blocks.get(2).id());
+
+        try (InputStream stream = ChunkedStreams.openRange(store, blocks, 0, SIZE, 2, Runnable::run)) {
+            assertThat(stream.readNBytes(2 * CHUNK)).isEqualTo(Arrays.copyOf(content, 2 * CHUNK));
+            assertThatThrownBy(stream::read).isInstanceOf(NoSuchBlockException.class);
+        }
+    }
+
     @Test
     void aMissingLaterBlockFailsOnlyWhenReached() throws IOException {
         byte[] content = randomBytes(SIZE);

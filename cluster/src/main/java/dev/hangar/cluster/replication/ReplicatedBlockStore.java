@@ -133,6 +133,20 @@ public final class ReplicatedBlockStore implements BlockStore {
         return current.replicas(Partitioning.of(current).partitionOfBlock(id.value()));
     }
 
+    /** Blocks a chained read fetches ahead: a block read from another node costs a round trip. */
+    public static final int READ_AHEAD = 2;
+
+    /**
+     * {@value #READ_AHEAD}: while a large object streams one block, the next ones are already on
+     * their way from their replicas, so a GET pays about one round trip per {@value #READ_AHEAD}
+     * blocks rather than one per block, at the cost of holding up to that many blocks in memory per
+     * stream.
+     */
+    @Override
+    public int readAhead() {
+        return READ_AHEAD;
+    }
+
     @Override
     public BlockRef write(BlockId id, InputStream content) throws IOException {
         ensureOpen();

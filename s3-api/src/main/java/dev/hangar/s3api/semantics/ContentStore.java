@@ -4,6 +4,7 @@ import dev.hangar.blockstore.BlockId;
 import dev.hangar.blockstore.BlockRef;
 import dev.hangar.blockstore.BlockStore;
 import dev.hangar.blockstore.ChunkedStreams;
+import dev.hangar.cluster.RoundTrips;
 import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectVersion;
@@ -13,6 +14,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /** Writes and reads object bytes: inline up to the threshold, in blocks above it. */
 final class ContentStore {
@@ -50,9 +52,23 @@ final class ContentStore {
     InputStream open(ObjectVersion version, long offset, long length) throws IOException {
         return switch (version.content()) {
             case ObjectContent.Inline inline -> new ByteArrayInputStream(inline.data(), (int) offset, (int) length);
-            case ObjectContent.Blocks stored -> ChunkedStreams.openRange(blocks, stored.blocks(), offset, length);
+            case ObjectContent.Blocks stored ->
+                    ChunkedStreams.openRange(blocks, stored.blocks(), offset, length, blocks.readAhead(), readAheadThreads());
             case ObjectContent.DeleteMarker marker -> throw new S3Exception(S3Error.NO_SUCH_KEY);
         };
+    }
+
+    /**
+     * Virtual threads for the blocks a stream reads ahead, which count their inter-node rounds as the
+     * request's, like the blocks the stream reads itself.
+     */
+    private static Executor readAheadThreads() {
+        RoundTrips.Tally tally = RoundTrips.current();
+        return task -> Thread.ofVirtual().name("hangar-read-ahead").start(() -> {
+            try (RoundTrips.Binding counted = RoundTrips.bind(tally)) {
+                task.run();
+            }
+        });
     }
 
     /** Queues the blocks of content that never became visible. */
