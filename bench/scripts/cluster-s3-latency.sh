@@ -7,14 +7,20 @@
 #
 #   bench/scripts/cluster-s3-latency.sh OUT [DELAYS_MS...]     (default delays: 0 5 20 50)
 #
-# Environment: JAVA (a JDK 21+ java), REQUESTS (default 100 per endpoint), SERVER_HEAP (default
-# 384m per node). Build first: ./mvnw -q -DskipTests -pl distribution,bench -am package
+# With ttfb in MODES, also the time to first byte and total time of 10 MiB GETs through the
+# gateway (10 chunks, none local: the read-ahead case).
+#
+# Environment: JAVA (a JDK 21+ java), MODES (default "lat ttfb"), REQUESTS (default 100 per
+# endpoint), TTFB_REQUESTS (default 10), SERVER_HEAP (default 384m per node). Build first:
+#   ./mvnw -q -DskipTests -pl distribution,bench -am package
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${1:?usage: cluster-s3-latency.sh OUT [DELAYS_MS...]}; shift
 if [ $# -eq 0 ]; then DELAYS=(0 5 20 50); else DELAYS=("$@"); fi
 JAVA=${JAVA:-java}
 REQUESTS=${REQUESTS:-100}
+TTFB_REQUESTS=${TTFB_REQUESTS:-10}
+MODES=${MODES:-lat ttfb}
 SERVER_HEAP=${SERVER_HEAP:-384m}
 SERVER_JAR=distribution/target/hangar.jar
 BENCH_JAR=bench/target/benchmarks.jar
@@ -67,6 +73,12 @@ for delay in "${DELAYS[@]}"; do
     curl -sf -o /dev/null -X POST "http://127.0.0.1:1${n}001/actuator/cluster" -H 'Content-Type: application/json' \
       -d "{\"action\": \"faults\", \"delay\": \"${delay}ms\"}"
   done
+  if [[ " $MODES " == *" ttfb "* ]]; then
+    "${LG[@]}" ttfb --endpoint "http://127.0.0.1:14000" --path-style --checksums when-required \
+      --bucket ttfb-gateway --size 10MiB --objects 2 --requests "$TTFB_REQUESTS" --prefix "d$delay/" \
+      --csv "$OUT/ttfb-gateway-${delay}ms.csv" | tee "$OUT/ttfb-gateway-${delay}ms.txt"
+  fi
+  [[ " $MODES " == *" lat "* ]] || continue
   for target in 1:replica 4:gateway; do
     n=${target%%:*}; role=${target##*:}
     # A short unrecorded run first: the node's JIT and its cache of the bucket's settings warm up.
