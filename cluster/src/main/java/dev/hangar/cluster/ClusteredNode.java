@@ -1,7 +1,6 @@
 package dev.hangar.cluster;
 
 import dev.hangar.blockstore.BlockStore;
-import dev.hangar.blockstore.BlockStores;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.membership.ClusterSettings;
@@ -93,7 +92,7 @@ final class ClusteredNode implements ClusterNode {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             Files.createDirectories(dataDir);
-            BlockStore localBlocks = settings.capacity() == 0 ? null : openBlocks(config);
+            BlockStore localBlocks = settings.capacity() == 0 ? null : SingleNode.openBlocks(config, true);
             if (localBlocks != null) {
                 opened.add(localBlocks);
             }
@@ -153,14 +152,6 @@ final class ClusteredNode implements ClusterNode {
     }
 
     private record Services(ReplicatedTable table, AntiEntropy antiEntropy, ReplicatedBlockStore blocks) {}
-
-    private static BlockStore openBlocks(NodeConfig config) throws IOException {
-        return switch (config.blockBackend()) {
-            case NodeConfig.BlockBackend.LocalDisk local ->
-                    BlockStores.packed(config.dataDirectory().resolve("blocks"), config.sync(), true, local.packing());
-            case NodeConfig.BlockBackend.RemoteS3 remote -> BlockStores.s3(remote.config());
-        };
-    }
 
     // A node that comes back UP missed writes; so did this one, if it was the one away. Either side
     // syncing the partitions they share brings both up to date, so each does it on seeing the other.

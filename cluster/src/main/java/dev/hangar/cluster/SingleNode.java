@@ -67,7 +67,8 @@ final class SingleNode implements ClusterNode {
         this.maintenance = new StorageMaintenance(metadata, blocks, maintenance, Clock.systemUTC());
     }
 
-    private static BlockStore openBlocks(NodeConfig config, boolean syncInBackground) throws IOException {
+    /** The node's own block store, as its configuration names it; a cluster node opens its copies the same way. */
+    static BlockStore openBlocks(NodeConfig config, boolean syncInBackground) throws IOException {
         return switch (config.blockBackend()) {
             case NodeConfig.BlockBackend.LocalDisk local ->
                     BlockStores.packed(

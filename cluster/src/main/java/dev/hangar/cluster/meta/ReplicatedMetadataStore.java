@@ -19,6 +19,7 @@ import dev.hangar.metadata.Part;
 import dev.hangar.metadata.PartListing;
 import dev.hangar.metadata.Precondition;
 import dev.hangar.metadata.PreconditionFailedException;
+import dev.hangar.metadata.StoreLocks;
 import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
@@ -49,7 +50,7 @@ import org.jspecify.annotations.Nullable;
  * stack is one entry ({@link VersionStack}), so every mutation of a key reads and rewrites one
  * entry. Values use the single-node store's record format ({@link RecordFormat}).
  *
- * <p><b>Mutations.</b> Under this node's lock of the key ({@link MetaLocks}), a mutation reads the
+ * <p><b>Mutations.</b> Under this node's lock of the key ({@link StoreLocks}), a mutation reads the
  * entry at the read quorum, computes the new value as {@code RocksDbMetadataStore} would, and
  * writes it at the write quorum with a fresh timestamp of the table's clock, which the read moved
  * past the timestamp it saw, so the write wins over what it replaced. Through one node this is as
@@ -104,7 +105,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     private final ReplicatedTable table;
     private final SettingsCache settings;
     private final GarbageQueue garbage;
-    private final MetaLocks locks = new MetaLocks();
+    private final StoreLocks locks = new StoreLocks();
     private volatile @Nullable CountedStatistics counted;
     private final java.util.concurrent.atomic.AtomicBoolean recounting = new java.util.concurrent.atomic.AtomicBoolean();
 

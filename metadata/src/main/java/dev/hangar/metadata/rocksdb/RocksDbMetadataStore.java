@@ -18,6 +18,7 @@ import dev.hangar.metadata.Part;
 import dev.hangar.metadata.PartListing;
 import dev.hangar.metadata.Precondition;
 import dev.hangar.metadata.PreconditionFailedException;
+import dev.hangar.metadata.StoreLocks;
 import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.WriteLogStatistics;
 import dev.hangar.metadata.UploadListing;

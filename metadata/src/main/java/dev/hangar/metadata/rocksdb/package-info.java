@@ -5,13 +5,14 @@
  * <p>{@link dev.hangar.metadata.rocksdb.RocksDbMetadataStore} holds the semantics (what each
  * mutation reads and writes in its one atomic batch). Beneath it, package-private: {@code Database}
  * owns the RocksDB handles, {@code Keys} the key layouts, {@code RecordCodec} the value format,
- * {@code RollupScan} the S3 listing walk, {@code StoreLocks} the locking that makes
- * read-modify-write mutations atomic against each other, {@code VersionSequence} the numbers that
+ * {@code RollupScan} the S3 listing walk, {@code VersionSequence} the numbers that
  * order versions, {@code LayoutUpgrade} the migration of a store written by an earlier release,
  * {@code Counter} the store-wide counters kept in each mutation's batch, {@code BlockReferenceWalk}
  * the snapshot scan of every block reference, {@code Tuning} the RocksDB options of each family.
  *
- * <p>{@link dev.hangar.metadata.rocksdb.RecordFormat} publishes the value format, so that the
+ * <p>Read-modify-write mutations are made atomic against each other by {@link
+ * dev.hangar.metadata.StoreLocks}, which the replicated store of a cluster uses too. {@link
+ * dev.hangar.metadata.rocksdb.RecordFormat} publishes the value format, so that the
  * replicated metadata of a cluster stores the same records in the same bytes.
  */
 @NullMarked

@@ -1,12 +1,13 @@
-package dev.hangar.metadata.rocksdb;
+package dev.hangar.metadata;
 
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * The locks that make read-modify-write mutations atomic against each other. RocksDB makes each
- * batch atomic, but not the read that decided what to put in it.
+ * The locks that make a metadata store's read-modify-write mutations atomic against each other,
+ * for the stores of this process: RocksDB makes each batch atomic, but not the read that decided
+ * what to put in it; a replicated store orders the writers that go through its node with them.
  *
  * <ul>
  *   <li>A key lock, striped by hash of bucket and key, serialises everything that reads then
@@ -27,7 +28,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Locks are always taken in that order (open, bucket, key), at most one of each, so they cannot
  * deadlock. The version sequence's monitor may be taken last, under any of them.
  */
-final class StoreLocks {
+public final class StoreLocks {
     private static final int KEY_STRIPES = 256;
     private static final int BUCKET_STRIPES = 64;
 
@@ -38,7 +39,7 @@ final class StoreLocks {
     // Guarded by openLock.
     private boolean closed;
 
-    StoreLocks() {
+    public StoreLocks() {
         for (int i = 0; i < BUCKET_STRIPES; i++) {
             bucketLocks[i] = new ReentrantReadWriteLock();
         }
@@ -49,13 +50,13 @@ final class StoreLocks {
 
     /** Held locks, released by {@link #close} in the reverse order of acquisition. */
     @FunctionalInterface
-    interface Held extends AutoCloseable {
+    public interface Held extends AutoCloseable {
         @Override
         void close();
     }
 
     /** For reads and for writes that read nothing first. */
-    Held open() {
+    public Held open() {
         Lock open = openLock.readLock();
         open.lock();
         if (closed) {
@@ -66,7 +67,7 @@ final class StoreLocks {
     }
 
     /** For a read-modify-write of one key of a bucket: its object or its uploads and their parts. */
-    Held key(String bucket, String key) {
+    public Held key(String bucket, String key) {
         Held open = open();
         Lock bucketLock = bucketLock(bucket).readLock();
         Lock keyLock = keyLocks[stripe(31 * bucket.hashCode() + key.hashCode(), KEY_STRIPES)];
@@ -80,7 +81,7 @@ final class StoreLocks {
     }
 
     /** For creating or deleting a bucket: excludes every mutation inside it. */
-    Held bucket(String bucket) {
+    public Held bucket(String bucket) {
         Held open = open();
         Lock bucketLock = bucketLock(bucket).writeLock();
         bucketLock.lock();
@@ -91,7 +92,7 @@ final class StoreLocks {
     }
 
     /** For a read-modify-write of access keys. */
-    Held accessKeys() {
+    public Held accessKeys() {
         Held open = open();
         accessKeyLock.lock();
         return () -> {
@@ -104,7 +105,7 @@ final class StoreLocks {
      * Waits for running operations, runs {@code release} once, and makes every later operation
      * throw {@link IllegalStateException}. Closing twice does nothing.
      */
-    void close(Runnable release) {
+    public void close(Runnable release) {
         Lock close = openLock.writeLock();
         close.lock();
         try {
