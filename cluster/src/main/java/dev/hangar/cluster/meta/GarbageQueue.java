@@ -3,6 +3,7 @@ package dev.hangar.cluster.meta;
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.metadata.MetadataStorageException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,18 +57,51 @@ final class GarbageQueue implements AutoCloseable {
         }
     }
 
-    void add(Collection<BlockId> ids) {
+    /** Whose record referenced a queued block: the key to check again before the block goes. */
+    record Owner(String bucket, String key) {}
+
+    /** A queued block, when it was queued, and whose it was (null: never referenced by any record). */
+    record Queued(BlockId id, long queuedAtMillis, @Nullable Owner owner) {}
+
+    void add(Collection<BlockId> ids, @Nullable Owner owner, long nowMillis) {
         if (ids.isEmpty()) {
             return;
         }
+        byte[] value = encode(owner, nowMillis);
         try (WriteBatch batch = new WriteBatch()) {
             for (BlockId id : ids) {
-                batch.put(HEX.parseHex(id.value()), new byte[0]);
+                batch.put(HEX.parseHex(id.value()), value);
             }
             db.write(writeOptions, batch);
         } catch (RocksDBException e) {
             throw new MetadataStorageException("cannot queue garbage: " + e.getMessage(), e);
         }
+    }
+
+    // Value: the time queued (8 bytes), then the owner's bucket, a 0 byte and its key; empty for an
+    // id queued without an owner (and for the ids of queues written before owners were kept).
+    private static byte[] encode(@Nullable Owner owner, long nowMillis) {
+        if (owner == null) {
+            return new byte[0];
+        }
+        byte[] bucket = MetaKeys.utf8(owner.bucket());
+        byte[] key = MetaKeys.utf8(owner.key());
+        return ByteBuffer.allocate(Long.BYTES + bucket.length + 1 + key.length)
+                .putLong(nowMillis).put(bucket).put((byte) 0).put(key).array();
+    }
+
+    private static Queued decode(byte[] id, byte[] value) {
+        BlockId block = new BlockId(HEX.formatHex(id));
+        if (value.length < Long.BYTES + 1) {
+            return new Queued(block, 0, null);
+        }
+        long queuedAt = ByteBuffer.wrap(value).getLong();
+        int separator = Long.BYTES;
+        while (value[separator] != 0) {
+            separator++;
+        }
+        return new Queued(block, queuedAt, new Owner(MetaKeys.string(value, Long.BYTES, separator),
+                MetaKeys.string(value, separator + 1, value.length)));
     }
 
     void remove(Collection<BlockId> ids) {
@@ -85,8 +119,8 @@ final class GarbageQueue implements AutoCloseable {
     }
 
     /** Up to {@code max} ids, from after the last one the previous call returned, wrapping around. */
-    List<BlockId> pending(int max) {
-        List<BlockId> ids = new ArrayList<>();
+    List<Queued> pending(int max) {
+        List<Queued> ids = new ArrayList<>();
         if (max <= 0) {
             return ids;
         }
@@ -102,11 +136,11 @@ final class GarbageQueue implements AutoCloseable {
         } catch (RocksDBException e) {
             throw new MetadataStorageException("cannot read garbage: " + e.getMessage(), e);
         }
-        resume = ids.isEmpty() ? null : MetaKeys.justAfter(HEX.parseHex(ids.getLast().value()));
+        resume = ids.isEmpty() ? null : MetaKeys.justAfter(HEX.parseHex(ids.getLast().id().value()));
         return ids;
     }
 
-    private static void collect(RocksIterator it, List<BlockId> ids, byte @Nullable [] from, byte @Nullable [] until, int max) {
+    private static void collect(RocksIterator it, List<Queued> ids, byte @Nullable [] from, byte @Nullable [] until, int max) {
         if (from == null) {
             it.seekToFirst();
         } else {
@@ -117,7 +151,7 @@ final class GarbageQueue implements AutoCloseable {
             if (until != null && Arrays.compareUnsigned(key, until) >= 0) {
                 return;
             }
-            ids.add(new BlockId(HEX.formatHex(key)));
+            ids.add(decode(key, it.value()));
         }
     }
 

@@ -29,8 +29,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -101,9 +103,12 @@ public final class ReplicatedMetadataStore implements MetadataStore {
 
     /** How long bucket settings and access keys read from the quorum are reused ({@link SettingsCache}). */
     public static final Duration DEFAULT_SETTINGS_TTL = Duration.ofSeconds(1);
+    /** How long a block queued by a mutation waits before it is checked against its key again and freed. */
+    public static final Duration DEFAULT_GARBAGE_GRACE = Duration.ofMinutes(1);
 
     private final ReplicatedTable table;
     private final SettingsCache settings;
+    private final Duration garbageGrace;
     private final GarbageQueue garbage;
     private final StoreLocks locks = new StoreLocks();
     private volatile @Nullable CountedStatistics counted;
@@ -116,17 +121,20 @@ public final class ReplicatedMetadataStore implements MetadataStore {
      * queue in a local RocksDB in {@code garbageDir} (owned, closed by close()).
      */
     public ReplicatedMetadataStore(ReplicatedTable table, Path garbageDir) {
-        this(table, garbageDir, DEFAULT_SETTINGS_TTL);
+        this(table, garbageDir, DEFAULT_SETTINGS_TTL, DEFAULT_GARBAGE_GRACE);
     }
 
     /**
      * As {@link #ReplicatedMetadataStore(ReplicatedTable, Path)}, keeping bucket records, bucket
      * configurations and access keys read from the quorum for {@code settingsTtl} ({@link
-     * SettingsCache}; zero: always read them from the quorum).
+     * SettingsCache}; zero: always read them from the quorum), and handing out a block a mutation
+     * queued only once {@code garbageGrace} has passed and its key's current versions, read again,
+     * do not reference it (see {@link #pendingGarbage}).
      */
-    public ReplicatedMetadataStore(ReplicatedTable table, Path garbageDir, Duration settingsTtl) {
+    public ReplicatedMetadataStore(ReplicatedTable table, Path garbageDir, Duration settingsTtl, Duration garbageGrace) {
         this.table = Objects.requireNonNull(table, "table");
         this.settings = new SettingsCache(table, settingsTtl);
+        this.garbageGrace = garbageGrace;
         this.garbage = GarbageQueue.open(garbageDir);
     }
 
@@ -226,7 +234,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
             VersionStack stack = stackOf(bucket, key, Replies.join(stackRead, "read object " + key));
             VersionStack.Change change = stageNewest(stack, version, precondition);
             writeStack(bucket, key, change.after());
-            garbage.add(change.unreferenced());
+            queueOwned(change.unreferenced(), bucket, key);
             return change.removed();
         }
     }
@@ -259,7 +267,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
                 return Optional.empty();
             }
             writeStack(bucket, key, change.get().after());
-            garbage.add(change.get().unreferenced());
+            queueOwned(change.get().unreferenced(), bucket, key);
             return change.get().removed();
         }
     }
@@ -424,7 +432,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
             CompletableFuture<Optional<Entry>> previousRead = table.get(partsKey, partKey);
             if (Replies.join(uploadRead, "read upload " + upload.uploadId()).isEmpty()) {
                 // The part's blocks were written for an upload that is gone: nobody else will free them.
-                garbage.add(idsOf(part.blocks()));
+                queueOwned(idsOf(part.blocks()), upload.bucket(), upload.key());
                 throw new NoSuchUploadException("upload " + upload.uploadId() + " does not exist");
             }
             Optional<Entry> previous = Replies.join(previousRead, "read part " + part.partNumber());
@@ -433,7 +441,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
                 Part replaced = RecordFormat.decodePart(part.uploadId(), part.partNumber(), previous.get().value());
                 Set<BlockId> unreferenced = idsOf(replaced.blocks());
                 unreferenced.removeAll(idsOf(part.blocks()));
-                garbage.add(unreferenced);
+                queueOwned(unreferenced, upload.bucket(), upload.key());
             }
         }
     }
@@ -580,7 +588,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
                 }
             }
             delete(MetaKeys.uploads(bucket), uploadKey, "remove upload " + upload.uploadId());
-            garbage.add(unreferenced);
+            queueOwned(unreferenced, bucket, key);
             return change.removed();
         }
     }
@@ -611,7 +619,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
                 }
             }
             delete(MetaKeys.uploads(bucket), uploadKey, "remove upload " + upload.uploadId());
-            garbage.add(unreferenced);
+            queueOwned(unreferenced, bucket, key);
             return true;
         }
     }
@@ -634,10 +642,47 @@ public final class ReplicatedMetadataStore implements MetadataStore {
 
     // Block reclamation queue
 
+    /** Queues blocks that a mutation of {@code bucket}/{@code key} made unreachable. */
+    private void queueOwned(Collection<BlockId> ids, String bucket, String key) {
+        garbage.add(ids, new GarbageQueue.Owner(bucket, key), System.currentTimeMillis());
+    }
+
+    /**
+     * Up to {@code max} queued blocks that may be freed now. Blocks queued by {@link #queueGarbage}
+     * (never referenced) come at once. A block a mutation queued comes only once the garbage grace
+     * has passed and its key's current versions, read again from the quorum, do not reference it:
+     * a concurrent write through another node that reused the block (a copy onto itself, a
+     * completion racing an abort) may have won over the mutation that queued it. A block found
+     * referenced again leaves the queue. So, unlike the single-node store, the result can be empty
+     * while blocks wait out their grace.
+     */
     @Override
     public List<BlockId> pendingGarbage(int max) {
         try (var held = locks.open()) {
-            return garbage.pending(max);
+            long now = System.currentTimeMillis();
+            List<BlockId> ready = new ArrayList<>();
+            Map<GarbageQueue.Owner, List<BlockId>> toCheck = new LinkedHashMap<>();
+            for (GarbageQueue.Queued queued : garbage.pending(max)) {
+                if (queued.owner() == null) {
+                    ready.add(queued.id());
+                } else if (now - queued.queuedAtMillis() >= garbageGrace.toMillis()) {
+                    toCheck.computeIfAbsent(queued.owner(), owner -> new ArrayList<>()).add(queued.id());
+                }
+            }
+            Map<GarbageQueue.Owner, CompletableFuture<Optional<Entry>>> reads = new LinkedHashMap<>();
+            toCheck.keySet().forEach(owner -> reads.put(owner,
+                    table.get(MetaKeys.objects(owner.bucket()), MetaKeys.objectKey(owner.key()))));
+            List<BlockId> live = new ArrayList<>();
+            for (Map.Entry<GarbageQueue.Owner, List<BlockId>> owned : toCheck.entrySet()) {
+                GarbageQueue.Owner owner = owned.getKey();
+                Set<BlockId> referenced = stackOf(owner.bucket(), owner.key(),
+                        Replies.join(reads.get(owner), "read object " + owner.key())).referencedIds();
+                for (BlockId id : owned.getValue()) {
+                    (referenced.contains(id) ? live : ready).add(id);
+                }
+            }
+            garbage.remove(live);
+            return ready;
         }
     }
 
@@ -651,7 +696,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     @Override
     public void queueGarbage(Collection<BlockId> ids) {
         try (var held = locks.open()) {
-            garbage.add(ids);
+            garbage.add(ids, null, System.currentTimeMillis());
         }
     }
 
@@ -909,12 +954,12 @@ public final class ReplicatedMetadataStore implements MetadataStore {
                 .allMatch(stored -> stored.versionId().equals(ObjectVersion.NULL_VERSION));
         if (onlyNull) {
             VersionStack.Change done = before.overwrittenBy(guess);
-            garbage.add(done.unreferenced());
+            queueOwned(done.unreferenced(), bucket, key);
             return done.removed();
         }
         VersionStack.Change right = change.apply(before);
         writeStack(bucket, key, right.after());
-        garbage.add(right.unreferenced());
+        queueOwned(right.unreferenced(), bucket, key);
         return right.removed();
     }
 

@@ -14,6 +14,7 @@ import dev.hangar.cluster.table.RocksDbLocalTable;
 import dev.hangar.cluster.table.TableConfig;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,7 +83,9 @@ final class MetaCluster implements AutoCloseable {
 
         /** A new store on this node's table and garbage directory; the node closes it when it stops. */
         ReplicatedMetadataStore openStore() {
-            store = new ReplicatedMetadataStore(table, dir.resolve(id.value()).resolve("garbage"));
+            // No garbage grace: the contract expects queued blocks back at once.
+            store = new ReplicatedMetadataStore(table, dir.resolve(id.value()).resolve("garbage"),
+                    ReplicatedMetadataStore.DEFAULT_SETTINGS_TTL, Duration.ZERO);
             return store;
         }
 

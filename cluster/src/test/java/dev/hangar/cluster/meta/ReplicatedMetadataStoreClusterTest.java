@@ -4,6 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hangar.blockstore.BlockId;
+import dev.hangar.blockstore.BlockRef;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.cluster.table.TableConfig;
@@ -61,6 +63,53 @@ class ReplicatedMetadataStoreClusterTest {
         byte[] data = text.getBytes(UTF_8);
         return new ObjectVersion(bucket, key, ObjectVersion.NULL_VERSION, NOW, data.length, "\"" + text + "\"",
                 new ObjectContent.Inline(data), Map.of(), Map.of(), null, List.of());
+    }
+
+    private static ObjectVersion stored(String bucket, String key, String etag, BlockRef... blocks) {
+        long size = 0;
+        for (BlockRef block : blocks) {
+            size += block.size();
+        }
+        return new ObjectVersion(bucket, key, ObjectVersion.NULL_VERSION, NOW, size, "\"" + etag + "\"",
+                new ObjectContent.Blocks(List.of(blocks)), Map.of(), Map.of(), null, List.of());
+    }
+
+    @Test
+    void aQueuedBlockThatAWinningWriteThroughAnotherNodeReferencesIsNotFreed() throws Exception {
+        store("a").createBucket(new BucketRecord("photos", NOW, "us-east-1"));
+        BlockRef shared = new BlockRef(BlockId.random(), 10, 1);
+        BlockRef other = new BlockRef(BlockId.random(), 10, 2);
+        store("a").putObject(stored("photos", "cat.jpg", "v0", shared));
+
+        // b rewrites the object's metadata over the same block (a copy onto itself) while a replaces it:
+        // a's write queues the block, and then b's, newer, wins.
+        store("a").putObject(stored("photos", "cat.jpg", "v1", other));
+        store("b").putObject(stored("photos", "cat.jpg", "v0-copy", shared));
+
+        assertThat(store("a").getObject("photos", "cat.jpg").orElseThrow().etag()).isEqualTo("\"v0-copy\"");
+        // The block that the winning version references is not handed out, and leaves the queue; the
+        // one nothing references any more is.
+        assertThat(store("a").pendingGarbage(100)).doesNotContain(shared.id());
+        assertThat(store("a").pendingGarbage(100)).doesNotContain(shared.id());
+        assertThat(store("b").pendingGarbage(100)).containsExactly(other.id());
+    }
+
+    @Test
+    void queuedBlocksWaitOutTheGarbageGrace() throws Exception {
+        ReplicatedMetadataStore patient = new ReplicatedMetadataStore(cluster.node("c").table(),
+                dir.resolve("patient-garbage"), Duration.ofSeconds(1), Duration.ofHours(1));
+        try {
+            patient.createBucket(new BucketRecord("photos", NOW, "us-east-1"));
+            BlockRef old = new BlockRef(BlockId.random(), 10, 1);
+            patient.putObject(stored("photos", "cat.jpg", "v0", old));
+            patient.putObject(stored("photos", "cat.jpg", "v1", new BlockRef(BlockId.random(), 10, 2)));
+            BlockId neverReferenced = BlockId.random();
+            patient.queueGarbage(List.of(neverReferenced));
+
+            assertThat(patient.pendingGarbage(100)).containsExactly(neverReferenced);
+        } finally {
+            patient.close();
+        }
     }
 
     @Test
