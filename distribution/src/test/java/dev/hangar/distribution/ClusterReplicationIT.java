@@ -84,6 +84,7 @@ class ClusterReplicationIT {
             cluster.restart("a1");
             cluster.awaitAllUp();
             awaitReplicasInSync(cluster, "a1");
+            awaitBlocksOnOwners(cluster, bucket);
             assertAllReadable(cluster, bucket);
 
             cluster.stop("a1");
@@ -94,6 +95,7 @@ class ClusterReplicationIT {
             cluster.awaitAllUp();
             awaitReplicasInSync(cluster, "a1");
             awaitReplicasInSync(cluster, "a2");
+            awaitBlocksOnOwners(cluster, bucket);
             assertAllReadable(cluster, bucket);
         }
     }
@@ -390,7 +392,11 @@ class ClusterReplicationIT {
         }, "the local table of " + id + " equal to its fellow replicas'");
     }
 
-    /** Waits until every block of every object has a copy on each node that owns its partition now. */
+    /**
+     * Waits until every block of every object has a copy on each node that owns its partition now,
+     * read from each owner's own block store: the resync queue restored what a stopped node missed,
+     * or a layout change moved.
+     */
     private void awaitBlocksOnOwners(ServerCluster cluster, String bucket) {
         ServerCluster.await(() -> {
             ClusterNode any = cluster.node(cluster.runningIds().iterator().next());

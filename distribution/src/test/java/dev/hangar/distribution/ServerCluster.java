@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * data stays) and started again on the same RPC port, as a restarted machine would be.
  */
 final class ServerCluster implements AutoCloseable {
-    static final Duration CONVERGENCE = Duration.ofSeconds(30);
+    static final Duration CONVERGENCE = Duration.ofSeconds(60);
 
     /** One node's settings: its id, zone and capacity (0: a gateway that stores nothing). */
     record Member(String id, String zone, long capacity) {
