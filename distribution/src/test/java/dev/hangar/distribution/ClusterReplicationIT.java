@@ -140,6 +140,32 @@ class ClusterReplicationIT {
     }
 
     @Test
+    void degradedModeStillReadsWithAMajorityDownButRefusesWrites() {
+        List<Member> members = List.of(Member.storage("n1", "zone-a"), Member.storage("n2", "zone-b"),
+                Member.storage("n3", "zone-c"));
+        try (ServerCluster cluster = ServerCluster.start(dir, ACCESS_KEY, SECRET_KEY, members,
+                "cluster.consistency=degraded")) {
+            String bucket = "degraded";
+            cluster.server("n1").s3().createBucket(b -> b.bucket(bucket));
+            put(cluster.server("n2").s3(), bucket, "small", content(1, INLINE));
+            put(cluster.server("n2").s3(), bucket, "large", content(2, LARGE));
+            awaitReplicasInSync(cluster, "n1");
+            awaitBlocksOnOwners(cluster, bucket);
+
+            cluster.stop("n2");
+            cluster.stop("n3");
+            // Reads ask one replica: n1's own answers, stale or not.
+            assertReadable(cluster.server("n1").s3(), bucket, "small");
+            assertReadable(cluster.server("n1").s3(), bucket, "large");
+            // Writes still need a majority of the three.
+            S3Exception refused = catchThrowableOfType(S3Exception.class,
+                    () -> put(cluster.server("n1").s3(), bucket, "refused", content(3, INLINE)));
+            assertThat(refused).isNotNull();
+            assertThat(refused.statusCode()).isEqualTo(503);
+        }
+    }
+
+    @Test
     void anAddedNodeTakesPartitionsAndEveryObjectWrittenBeforeAndDuringTheChangeReadsBack() throws Exception {
         List<Member> members = List.of(Member.storage("n1", "zone-a"), Member.storage("n2", "zone-b"),
                 Member.storage("n3", "zone-c"));
