@@ -8,10 +8,11 @@
 #   bench/scripts/cluster-s3-latency.sh OUT [DELAYS_MS...]     (default delays: 0 5 20 50)
 #
 # With ttfb in MODES, also the time to first byte and total time of 10 MiB GETs through the
-# gateway (10 chunks, none local: the read-ahead case).
+# gateway (10 chunks, none local: the read-ahead case), and the time of the 10 MiB PUTs that wrote
+# them (each chunk written to the three replicas: the write-behind case).
 #
 # Environment: JAVA (a JDK 21+ java), MODES (default "lat ttfb"), REQUESTS (default 100 per
-# endpoint), TTFB_REQUESTS (default 10), SERVER_HEAP (default 384m per node). Build first:
+# endpoint), TTFB_REQUESTS (default 10), TTFB_OBJECTS (10 MiB objects PUT first, default 2), SERVER_HEAP (default 384m per node). Build first:
 #   ./mvnw -q -DskipTests -pl distribution,bench -am package
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,6 +21,7 @@ if [ $# -eq 0 ]; then DELAYS=(0 5 20 50); else DELAYS=("$@"); fi
 JAVA=${JAVA:-java}
 REQUESTS=${REQUESTS:-100}
 TTFB_REQUESTS=${TTFB_REQUESTS:-10}
+TTFB_OBJECTS=${TTFB_OBJECTS:-2}
 MODES=${MODES:-lat ttfb}
 SERVER_HEAP=${SERVER_HEAP:-384m}
 SERVER_JAR=distribution/target/hangar.jar
@@ -75,7 +77,7 @@ for delay in "${DELAYS[@]}"; do
   done
   if [[ " $MODES " == *" ttfb "* ]]; then
     "${LG[@]}" ttfb --endpoint "http://127.0.0.1:14000" --path-style --checksums when-required \
-      --bucket ttfb-gateway --size 10MiB --objects 2 --requests "$TTFB_REQUESTS" --prefix "d$delay/" \
+      --bucket ttfb-gateway --size 10MiB --objects "$TTFB_OBJECTS" --requests "$TTFB_REQUESTS" --prefix "d$delay/" \
       --csv "$OUT/ttfb-gateway-${delay}ms.csv" | tee "$OUT/ttfb-gateway-${delay}ms.txt"
   fi
   [[ " $MODES " == *" lat "* ]] || continue

@@ -131,8 +131,11 @@ class LoadGeneratorIT extends AbstractS3IT {
 
         Map<String, Map<String, String>> rows = readCsv(csv, "metric", "requests", "errors", "mean_ms", "p50_ms", "p90_ms", "p99_ms",
             "max_ms").stream().collect(Collectors.toMap(row -> row.get("metric"), Function.identity()));
-        assertThat(rows).containsOnlyKeys("TTFB", "total");
-        assertThat(rows.values()).allSatisfy(row -> {
+        assertThat(rows).containsOnlyKeys("PUT", "TTFB", "total");
+        assertThat(rows.get("PUT").get("requests")).isEqualTo("2");
+        assertThat(rows.get("PUT").get("errors")).isEqualTo("0");
+        assertThat(Double.parseDouble(rows.get("PUT").get("p50_ms"))).isPositive();
+        assertThat(List.of(rows.get("TTFB"), rows.get("total"))).allSatisfy(row -> {
             assertThat(row.get("requests")).isEqualTo("6");
             assertThat(row.get("errors")).isEqualTo("0");
         });
