@@ -61,6 +61,17 @@ public interface BlockStore extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * How many block writes of one stream a chunked write ({@link ChunkedStreams#writeChunks(BlockStore,
+     * InputStream, int, int, java.util.concurrent.Executor)}) should keep running while it reads the
+     * next chunk: 0 for stores whose writes stream into a local file, more for stores whose write of a
+     * block waits for a network round trip, so that a large object's blocks do not pay one round trip
+     * each in sequence. Each block written behind is held in memory until its write returns.
+     */
+    default int writeBehind() {
+        return 0;
+    }
+
     /** Reads a whole block and says whether it is there and matches its size and CRC32C. */
     default BlockHealth check(BlockRef block) throws IOException {
         return VerifiedRange.check(this, block, () -> {});

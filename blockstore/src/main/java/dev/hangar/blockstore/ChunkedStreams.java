@@ -1,5 +1,6 @@
 package dev.hangar.blockstore;
 
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,23 +36,80 @@ public final class ChunkedStreams {
      */
     public static List<BlockRef> writeChunks(BlockStore store, InputStream content, int chunkSize)
             throws IOException {
+        return writeChunks(store, content, chunkSize, 0, Runnable::run);
+    }
+
+    /**
+     * As {@link #writeChunks(BlockStore, InputStream, int)}, keeping up to {@code writeBehind} block
+     * writes running on {@code executor} while the next chunk is read from {@code content} (see
+     * {@link BlockStore#writeBehind()}); 0 writes each chunk on the calling thread as it is read.
+     * Writing behind holds each chunk in memory until its write returns: up to {@code writeBehind + 1}
+     * chunks at a time. A failed write stops the reading; the writes still running are waited for
+     * before every block of the stream is deleted, so none is left behind.
+     *
+     * @throws IllegalArgumentException if {@code chunkSize} is not positive or {@code writeBehind}
+     *     is negative
+     */
+    public static List<BlockRef> writeChunks(BlockStore store, InputStream content, int chunkSize, int writeBehind,
+            Executor executor) throws IOException {
         if (chunkSize <= 0) {
             throw new IllegalArgumentException("chunk size must be positive: " + chunkSize);
+        }
+        if (writeBehind < 0) {
+            throw new IllegalArgumentException("write-behind must not be negative: " + writeBehind);
         }
         // Peeking one byte ahead tells the end of the stream from the start of another chunk, so
         // that a stream whose length is a multiple of chunkSize does not end with an empty block.
         PushbackInputStream input = new PushbackInputStream(content, 1);
-        List<BlockRef> written = new ArrayList<>();
-        @Nullable BlockId current = null;
+        ChunkWrites writes = writeBehind == 0 ? new InlineWrites(store) : new WritesBehind(store, writeBehind, executor);
         try {
             for (int next = input.read(); next != -1; next = input.read()) {
                 input.unread(next);
-                current = BlockId.random();
-                written.add(store.write(current, new BoundedInputStream(input, chunkSize)));
-                current = null;
+                writes.write(BlockId.random(), input, chunkSize);
             }
-            return List.copyOf(written);
+            return writes.finish();
         } catch (Throwable failure) {
+            writes.abandon(failure);
+            throw failure;
+        }
+    }
+
+    /** The blocks of one stream being written, in stream order. */
+    private sealed interface ChunkWrites permits InlineWrites, WritesBehind {
+        /** Writes, or starts writing, the next {@code chunkSize} bytes of {@code input} as {@code id}. */
+        void write(BlockId id, InputStream input, int chunkSize) throws IOException;
+
+        /** Waits for every write still running and returns the blocks in stream order. */
+        List<BlockRef> finish() throws IOException;
+
+        /** After a failure: waits for the writes still running, then deletes every block of the stream. */
+        void abandon(Throwable failure);
+    }
+
+    /** Each chunk streamed into the store on the calling thread. */
+    private static final class InlineWrites implements ChunkWrites {
+        private final BlockStore store;
+        private final List<BlockRef> written = new ArrayList<>();
+        private @Nullable BlockId current;
+
+        InlineWrites(BlockStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public void write(BlockId id, InputStream input, int chunkSize) throws IOException {
+            current = id;
+            written.add(store.write(id, new BoundedInputStream(input, chunkSize)));
+            current = null;
+        }
+
+        @Override
+        public List<BlockRef> finish() {
+            return List.copyOf(written);
+        }
+
+        @Override
+        public void abandon(Throwable failure) {
             // A backend may fail after its block became visible (a directory sync, say), so the
             // block being written is deleted too: deleting a block that does not exist is harmless.
             if (current != null) {
@@ -59,7 +118,82 @@ public final class ChunkedStreams {
             for (BlockRef block : written) {
                 deleteQuietly(store, block.id(), failure);
             }
-            throw failure;
+        }
+    }
+
+    /**
+     * Each chunk read into memory and written on the executor, so that a store whose writes wait for
+     * a network round trip overlaps them instead of paying one round trip per chunk in sequence.
+     */
+    private static final class WritesBehind implements ChunkWrites {
+        private final BlockStore store;
+        private final int writeBehind;
+        private final Executor executor;
+        private final List<BlockRef> written = new ArrayList<>();
+        /** Writes not yet waited for, in stream order. */
+        private final ArrayDeque<Pending> running = new ArrayDeque<>();
+        /** Every block this stream started to write, to delete them all on a failure. */
+        private final List<BlockId> started = new ArrayList<>();
+
+        private record Pending(BlockId id, CompletableFuture<BlockRef> ref) {}
+
+        WritesBehind(BlockStore store, int writeBehind, Executor executor) {
+            this.store = store;
+            this.writeBehind = writeBehind;
+            this.executor = executor;
+        }
+
+        @Override
+        public void write(BlockId id, InputStream input, int chunkSize) throws IOException {
+            byte[] chunk = input.readNBytes(chunkSize);
+            while (running.size() >= writeBehind || failed()) {
+                takeOldest();
+            }
+            started.add(id);
+            CompletableFuture<BlockRef> ref = new CompletableFuture<>();
+            running.add(new Pending(id, ref));
+            try {
+                executor.execute(() -> {
+                    try {
+                        ref.complete(store.write(id, new ByteArrayInputStream(chunk)));
+                    } catch (Throwable e) {
+                        ref.completeExceptionally(e);
+                    }
+                });
+            } catch (RuntimeException rejected) {
+                ref.completeExceptionally(rejected);
+            }
+        }
+
+        // A failed write is noticed before the next chunk is read rather than when its turn comes.
+        private boolean failed() {
+            return running.stream().anyMatch(pending -> pending.ref().isCompletedExceptionally());
+        }
+
+        private void takeOldest() throws IOException {
+            Pending oldest = running.remove();
+            written.add(join(oldest.ref(), () -> "writing block " + oldest.id() + " failed"));
+        }
+
+        @Override
+        public List<BlockRef> finish() throws IOException {
+            while (!running.isEmpty()) {
+                takeOldest();
+            }
+            return List.copyOf(written);
+        }
+
+        @Override
+        public void abandon(Throwable failure) {
+            // A write still running may yet make its block visible, so each is waited for (the
+            // store bounds its writes' time) before the stream's blocks are deleted.
+            for (Pending pending : running) {
+                pending.ref().exceptionally(ignored -> null).join();
+            }
+            running.clear();
+            for (BlockId id : started) {
+                deleteQuietly(store, id, failure);
+            }
         }
     }
 
@@ -107,6 +241,24 @@ public final class ChunkedStreams {
         BlockChainInputStream stream = new BlockChainInputStream(store, chain, index, length, readAhead, executor);
         stream.openBlock(offsetInBlock);
         return stream;
+    }
+
+    /** The result of {@code future}, with the failure it completed with rethrown as it was. */
+    private static <T> T join(CompletableFuture<T> future, Supplier<String> what) throws IOException {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IOException(what.get(), e.getCause());
+        }
     }
 
     private static void closeQuietly(InputStream stream) {
@@ -210,17 +362,7 @@ public final class ChunkedStreams {
         }
 
         private static InputStream await(Ahead opened) throws IOException {
-            try {
-                return opened.stream().join();
-            } catch (CompletionException e) {
-                if (e.getCause() instanceof IOException io) {
-                    throw io;
-                }
-                if (e.getCause() instanceof RuntimeException runtime) {
-                    throw runtime;
-                }
-                throw new IOException("reading block " + opened.block().id() + " ahead failed", e.getCause());
-            }
+            return join(opened.stream(), () -> "reading block " + opened.block().id() + " ahead failed");
         }
 
         @Override

@@ -10,8 +10,12 @@ import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -144,6 +148,91 @@ class ChunkedStreamsTest {
         assertThat(store.writes).hasSize(3);
         assertThat(store.deletes).containsAll(store.writes);
         assertNoneStored(store.writes);
+    }
+
+    @ParameterizedTest(name = "writing {0} behind")
+    @ValueSource(ints = {1, 2, 5})
+    void writingBehindKeepsThatManyWritesRunningAndTheBlocksInStreamOrder(int writeBehind) throws IOException {
+        byte[] content = randomBytes(SIZE);
+        int chunks = 4;
+        // Each write waits until as many writes as may overlap have started: writes that did not
+        // overlap would wait here until the timeout and fail the test.
+        CountDownLatch overlapping = new CountDownLatch(Math.min(writeBehind, chunks));
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger mostRunning = new AtomicInteger();
+        store.beforeEachWrite = () -> {
+            mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+            overlapping.countDown();
+            await(overlapping);
+        };
+        store.afterEachWrite = running::decrementAndGet;
+
+        List<BlockRef> blocks = ChunkedStreams.writeChunks(
+                store, new ByteArrayInputStream(content), CHUNK, writeBehind, task -> Thread.ofVirtual().start(task));
+
+        assertThat(mostRunning.get()).isEqualTo(Math.min(writeBehind, chunks));
+        assertThat(blocks).extracting(BlockRef::size).containsExactly((long) CHUNK, (long) CHUNK, (long) CHUNK, 7L);
+        assertThat(readRange(blocks, 0, SIZE)).isEqualTo(content);
+        assertThat(store.writes).containsExactlyInAnyOrderElementsOf(blocks.stream().map(BlockRef::id).toList());
+        assertThat(store.deletes).isEmpty();
+    }
+
+    @Test
+    void aFailedWriteBehindDeletesEveryBlockOfTheStream() {
+        IOException failure = new IOException("replicas unreachable");
+        store.failOnWrite = 2;
+        store.failure = failure;
+
+        assertThatThrownBy(() -> ChunkedStreams.writeChunks(
+                        store, new ByteArrayInputStream(randomBytes(SIZE)), CHUNK, 2, task -> Thread.ofVirtual().start(task)))
+                .isSameAs(failure);
+
+        assertThat(store.writes).hasSizeBetween(2, 4);
+        assertThat(store.deletes).containsAll(store.writes);
+        assertNoneStored(store.writes);
+    }
+
+    @Test
+    void anInputFailureWithWritesBehindRunningDeletesEveryBlockOfTheStream() {
+        IOException failure = new IOException("client went away");
+        InputStream content = new SequenceInputStream(
+                new ByteArrayInputStream(randomBytes(2 * CHUNK + CHUNK / 2)), failingStream(failure));
+        // The writes are held until the input has failed, so they are still running when it does.
+        CountDownLatch inputFailed = new CountDownLatch(1);
+        store.beforeEachWrite = () -> await(inputFailed);
+
+        assertThatThrownBy(() -> ChunkedStreams.writeChunks(store, new FilterInputStream(content) {
+                    @Override
+                    public int read(byte[] buffer, int offset, int length) throws IOException {
+                        try {
+                            return super.read(buffer, offset, length);
+                        } catch (IOException e) {
+                            inputFailed.countDown();
+                            throw e;
+                        }
+                    }
+
+                    @Override
+                    public int read() throws IOException {
+                        try {
+                            return super.read();
+                        } catch (IOException e) {
+                            inputFailed.countDown();
+                            throw e;
+                        }
+                    }
+                }, CHUNK, 2, task -> Thread.ofVirtual().start(task)))
+                .isSameAs(failure);
+
+        assertThat(store.writes).hasSize(2);
+        assertThat(store.deletes).containsAll(store.writes);
+        assertNoneStored(store.writes);
+    }
+
+    @Test
+    void refusesANegativeWriteBehind() {
+        assertThatThrownBy(() -> ChunkedStreams.writeChunks(store, InputStream.nullInputStream(), CHUNK, -1, Runnable::run))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -294,6 +383,17 @@ class ChunkedStreamsTest {
         return (int) checksum.getValue();
     }
 
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("timed out waiting for " + latch);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
     private static InputStream failingStream(IOException failure) {
         return new InputStream() {
             @Override
@@ -305,25 +405,37 @@ class ChunkedStreamsTest {
 
     private record Read(BlockId id, long offset, long length) {}
 
-    /** An in-memory store that records what it is asked, and can fail a chosen write midway. */
+    /**
+     * An in-memory store that records what it is asked, and can fail a chosen write midway; safe to
+     * write to from several threads, as writing behind does.
+     */
     private static final class RecordingBlockStore implements BlockStore {
         private final BlockStore blocks = BlockStores.inMemory();
-        final List<BlockId> writes = new ArrayList<>();
-        final List<BlockId> deletes = new ArrayList<>();
+        final List<BlockId> writes = Collections.synchronizedList(new ArrayList<>());
+        final List<BlockId> deletes = Collections.synchronizedList(new ArrayList<>());
         final List<Read> reads = new ArrayList<>();
-        Runnable beforeEachWrite = () -> {};
-        int failOnWrite = 0;
-        IOException failure = new IOException("unused");
+        volatile Runnable beforeEachWrite = () -> {};
+        volatile Runnable afterEachWrite = () -> {};
+        volatile int failOnWrite = 0;
+        volatile IOException failure = new IOException("unused");
 
         @Override
         public BlockRef write(BlockId id, InputStream content) throws IOException {
             beforeEachWrite.run();
-            writes.add(id);
-            if (writes.size() == failOnWrite) {
-                content.readNBytes(CHUNK / 2);
-                throw failure;
+            try {
+                int number;
+                synchronized (writes) {
+                    writes.add(id);
+                    number = writes.size();
+                }
+                if (number == failOnWrite) {
+                    content.readNBytes(CHUNK / 2);
+                    throw failure;
+                }
+                return blocks.write(id, content);
+            } finally {
+                afterEachWrite.run();
             }
-            return blocks.write(id, content);
         }
 
         @Override

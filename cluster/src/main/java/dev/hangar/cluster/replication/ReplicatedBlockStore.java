@@ -147,6 +147,20 @@ public final class ReplicatedBlockStore implements BlockStore {
         return READ_AHEAD;
     }
 
+    /** Block writes of one stream running at once: each block write waits for a round trip. */
+    public static final int WRITE_BEHIND = 2;
+
+    /**
+     * {@value #WRITE_BEHIND}: while one block of a large object travels to its replicas, the next is
+     * read from the client and sent too, so a PUT pays about one round trip per {@value
+     * #WRITE_BEHIND} blocks rather than one per block, at the cost of holding up to {@value
+     * #WRITE_BEHIND} more blocks in memory per stream.
+     */
+    @Override
+    public int writeBehind() {
+        return WRITE_BEHIND;
+    }
+
     @Override
     public BlockRef write(BlockId id, InputStream content) throws IOException {
         ensureOpen();

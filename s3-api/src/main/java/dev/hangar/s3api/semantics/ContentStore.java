@@ -45,7 +45,8 @@ final class ContentStore {
 
     /** Consumes {@code in} to its end into blocks, whatever its size (multipart parts). */
     List<BlockRef> writeBlocks(InputStream in) throws IOException {
-        return ChunkedStreams.writeChunks(blocks, in, settings.chunkSize());
+        return ChunkedStreams.writeChunks(blocks, in, settings.chunkSize(), blocks.writeBehind(),
+                requestThreads("hangar-write-behind"));
     }
 
     /** Streams {@code length} bytes of a version's content from {@code offset}. */
@@ -53,18 +54,19 @@ final class ContentStore {
         return switch (version.content()) {
             case ObjectContent.Inline inline -> new ByteArrayInputStream(inline.data(), (int) offset, (int) length);
             case ObjectContent.Blocks stored ->
-                    ChunkedStreams.openRange(blocks, stored.blocks(), offset, length, blocks.readAhead(), readAheadThreads());
+                    ChunkedStreams.openRange(blocks, stored.blocks(), offset, length, blocks.readAhead(),
+                            requestThreads("hangar-read-ahead"));
             case ObjectContent.DeleteMarker marker -> throw new S3Exception(S3Error.NO_SUCH_KEY);
         };
     }
 
     /**
-     * Virtual threads for the blocks a stream reads ahead, which count their inter-node rounds as the
-     * request's, like the blocks the stream reads itself.
+     * Virtual threads for the blocks a stream reads ahead or writes behind, which count their
+     * inter-node rounds as the request's, like the blocks the request's own thread reads and writes.
      */
-    private static Executor readAheadThreads() {
+    private static Executor requestThreads(String name) {
         RoundTrips.Tally tally = RoundTrips.current();
-        return task -> Thread.ofVirtual().name("hangar-read-ahead").start(() -> {
+        return task -> Thread.ofVirtual().name(name).start(() -> {
             try (RoundTrips.Binding counted = RoundTrips.bind(tally)) {
                 task.run();
             }
