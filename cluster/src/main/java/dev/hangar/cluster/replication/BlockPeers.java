@@ -26,9 +26,10 @@ final class BlockPeers {
         this.config = config;
     }
 
-    CompletableFuture<Void> put(NodeId node, BlockRef block, byte[] data) {
-        return call(node, BlockWire.PUT, BlockWire.put(block.id(), block.crc32c(), data), config.writeTimeout())
-                .thenApply(answer -> null);
+    /** Stores a copy on {@code node}, chosen as a replica of the block under layout {@code layoutVersion}. */
+    CompletableFuture<Void> put(NodeId node, BlockRef block, byte[] data, long layoutVersion) {
+        return call(node, BlockWire.PUT, BlockWire.put(block.id(), block.crc32c(), layoutVersion, data),
+                config.writeTimeout()).thenApply(answer -> null);
     }
 
     CompletableFuture<BlockWire.GetReply> get(NodeId node, BlockWire.Get get) {

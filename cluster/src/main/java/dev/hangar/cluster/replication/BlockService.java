@@ -31,10 +31,27 @@ public final class BlockService {
     private static final int STRIPES = 64;
 
     private final @Nullable BlockStore local;
+    private final Placement placement;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
 
+    /** What happens after a copy was stored here. */
+    @FunctionalInterface
+    public interface Placement {
+        /**
+         * A copy of {@code block} is in the local store now, for a writer that chose the block's
+         * replicas under layout {@code layoutVersion}. Called on the storing thread; must not block.
+         */
+        void stored(BlockRef block, long layoutVersion);
+    }
+
+    /** A service whose stored copies need no follow-up (a node that never changes layout). */
     public BlockService(@Nullable BlockStore local) {
+        this(local, (block, layoutVersion) -> {});
+    }
+
+    public BlockService(@Nullable BlockStore local, Placement placement) {
         this.local = local;
+        this.placement = placement;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new ReentrantLock();
         }
@@ -55,16 +72,22 @@ public final class BlockService {
     }
 
     private byte[] put(BlockWire.Put put) throws IOException {
-        store(put.id(), put.crc32c(), put.data());
+        store(put.id(), put.crc32c(), put.data(), put.layoutVersion());
         return new byte[0];
     }
 
     /**
-     * Stores a copy in the local store unless it is already there; the one way replicated copies
-     * reach the local store, whether they come from a remote coordinator, this node's own writes or
-     * its resync worker.
+     * Stores a copy in the local store unless it is already there, for a writer that chose the
+     * block's replicas under layout {@code layoutVersion}, then tells the {@link Placement}; the one
+     * way replicated copies reach the local store, whether they come from a remote coordinator, this
+     * node's own writes or its resync worker.
      */
-    void store(BlockId id, int crc32c, byte[] data) throws IOException {
+    void store(BlockId id, int crc32c, byte[] data, long layoutVersion) throws IOException {
+        storeOnce(id, crc32c, data);
+        placement.stored(new BlockRef(id, data.length, crc32c), layoutVersion);
+    }
+
+    private void storeOnce(BlockId id, int crc32c, byte[] data) throws IOException {
         BlockStore store = requireLocal();
         if (crc32c(data) != crc32c) {
             throw new CorruptBlockException(id, "received copy does not match its CRC32C");

@@ -33,7 +33,8 @@ final class BlockWire {
         }
     }
 
-    record Put(BlockId id, int crc32c, byte[] data) {}
+    /** A copy to store, for a writer that chose the block's replicas under layout {@code layoutVersion}. */
+    record Put(BlockId id, int crc32c, long layoutVersion, byte[] data) {}
 
     /** A range read; {@code expected} set asks the replica to verify the whole block against it. */
     record Get(BlockId id, long offset, long length, @Nullable BlockRef expected) {}
@@ -50,15 +51,17 @@ final class BlockWire {
         return readId(ByteBuffer.wrap(payload));
     }
 
-    static byte[] put(BlockId id, int crc32c, byte[] data) {
-        return ByteBuffer.allocate(ID_BYTES + 4 + data.length).put(id(id)).putInt(crc32c).put(data).array();
+    static byte[] put(BlockId id, int crc32c, long layoutVersion, byte[] data) {
+        return ByteBuffer.allocate(ID_BYTES + 4 + 8 + data.length)
+                .put(id(id)).putInt(crc32c).putLong(layoutVersion).put(data).array();
     }
 
     static Put put(byte[] payload) {
         ByteBuffer in = ByteBuffer.wrap(payload);
         BlockId id = readId(in);
         int crc = in.getInt();
-        return new Put(id, crc, Arrays.copyOfRange(payload, in.position(), payload.length));
+        long layoutVersion = in.getLong();
+        return new Put(id, crc, layoutVersion, Arrays.copyOfRange(payload, in.position(), payload.length));
     }
 
     static byte[] get(Get get) {

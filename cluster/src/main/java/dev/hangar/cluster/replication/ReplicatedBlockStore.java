@@ -92,7 +92,7 @@ public final class ReplicatedBlockStore implements BlockStore {
         this.layout = layout;
         this.local = local;
         this.config = config;
-        this.service = new BlockService(local);
+        this.service = new BlockService(local, this::storedUnder);
         this.peers = new BlockPeers(client, resolver, config);
         this.resync = new ResyncQueue(self, layout, local, service, peers, config, openResyncStore(resyncDir));
         try {
@@ -166,7 +166,8 @@ public final class ReplicatedBlockStore implements BlockStore {
         ensureOpen();
         byte[] data = readBlock(id, content);
         BlockRef ref = new BlockRef(id, data.length, BlockService.crc32c(data));
-        List<NodeId> replicas = replicasOf(id);
+        ClusterLayout placement = layout.get();
+        List<NodeId> replicas = placement.replicas(Partitioning.of(placement).partitionOfBlock(id.value()));
         if (replicas.isEmpty()) {
             throw new QuorumNotReachedException("block " + id + ": the layout has no storage node", 0, 1);
         }
@@ -175,11 +176,11 @@ public final class ReplicatedBlockStore implements BlockStore {
         // Remote copies first, so the network round overlaps the local write.
         for (NodeId node : replicas) {
             if (!node.equals(self)) {
-                acks.put(node, peers.put(node, ref, data));
+                acks.put(node, peers.put(node, ref, data, placement.version()));
             }
         }
         if (replicas.contains(self)) {
-            acks.put(self, writeLocally(ref, data));
+            acks.put(self, writeLocally(ref, data, placement.version()));
         }
         boolean remote = acks.size() > (replicas.contains(self) ? 1 : 0);
         counters.write(remote);
@@ -336,9 +337,22 @@ public final class ReplicatedBlockStore implements BlockStore {
         return data;
     }
 
-    private CompletableFuture<Void> writeLocally(BlockRef ref, byte[] data) {
+    /**
+     * After a copy landed here for a writer that chose the replicas under layout {@code
+     * writerVersion}: if this node has moved to a newer layout since, its rebalance for that layout
+     * may have listed the local store before the copy landed, and the copy would then reach none of
+     * the block's new owners. The resync queue passes it on as that rebalance would have.
+     */
+    private void storedUnder(BlockRef block, long writerVersion) {
+        ClusterLayout current = layout.get();
+        if (current.version() > writerVersion) {
+            resync.landedLate(block, current);
+        }
+    }
+
+    private CompletableFuture<Void> writeLocally(BlockRef ref, byte[] data, long layoutVersion) {
         try {
-            service.store(ref.id(), ref.crc32c(), data);
+            service.store(ref.id(), ref.crc32c(), data, layoutVersion);
             return CompletableFuture.completedFuture(null);
         } catch (IOException | RuntimeException e) {
             return CompletableFuture.failedFuture(e);

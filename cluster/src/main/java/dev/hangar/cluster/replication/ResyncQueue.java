@@ -188,6 +188,25 @@ public final class ResyncQueue implements AutoCloseable {
         return copies[0];
     }
 
+    /**
+     * Queues what {@link #rebalance} would have for a block that landed here only after the
+     * rebalance for {@code current} listed the local store: its writer chose the replicas under an
+     * older layout. A copy to every other owner in {@code current} (an owner that has it already is
+     * confirmed by one exists call), and the release of the local copy if this node no longer owns the
+     * block. Never blocks.
+     */
+    void landedLate(BlockRef block, ClusterLayout current) {
+        List<NodeId> owners = current.replicas(Partitioning.of(current).partitionOfBlock(block.id().value()));
+        for (NodeId owner : owners) {
+            if (!owner.equals(self)) {
+                add(Copy.of(block, owner));
+            }
+        }
+        if (!owners.contains(self)) {
+            awaitRelease(block.id());
+        }
+    }
+
     /** Runs one pass over the queue and the pending releases. */
     public synchronized Report runOnce() {
         int copied = 0, deleted = 0, dropped = 0, released = 0, failed = 0;
@@ -252,9 +271,9 @@ public final class ResyncQueue implements AutoCloseable {
         }
         int crc = BlockService.crc32c(data);
         if (task.target().equals(self)) {
-            service.store(task.block(), crc, data);
+            service.store(task.block(), crc, data, current.version());
         } else {
-            Await.await(peers.put(task.target(), new BlockRef(task.block(), data.length, crc), data),
+            Await.await(peers.put(task.target(), new BlockRef(task.block(), data.length, crc), data, current.version()),
                     config.writeTimeout());
         }
         return Outcome.DONE;

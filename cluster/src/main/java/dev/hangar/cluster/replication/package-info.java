@@ -7,9 +7,11 @@
  * raw bytes, integers big-endian):
  *
  * <ul>
- *   <li>{@code blocks.put}: id(16) crc32c(4) data(rest) → empty. The replica checks the CRC32C
- *       before storing, and a block it already holds is acknowledged without being rewritten, so a
- *       put can be retried or sent by two resync workers at once.
+ *   <li>{@code blocks.put}: id(16) crc32c(4) layout version(8) data(rest) → empty. The replica checks
+ *       the CRC32C before storing, and a block it already holds is acknowledged without being
+ *       rewritten, so a put can be retried or sent by two resync workers at once. The layout version
+ *       is the one under which the writer chose the block's replicas: a replica that has moved to a
+ *       newer layout passes the copy on to that layout's owners (see {@code ResyncQueue.landedLate}).
  *   <li>{@code blocks.get}: id(16) offset(8) length(8) verified(1) [size(8) crc32c(4) if verified]
  *       → status(1) data(rest). Status: 0 found, 1 missing, 2 corrupt, 3 range outside the block.
  *       A verified get checks the whole block on the replica and ships only the range.

@@ -13,9 +13,10 @@ class BlockWireTest {
 
     @Test
     void messagesRoundTrip() {
-        BlockWire.Put put = BlockWire.put(BlockWire.put(id, 0xcafebabe, new byte[] {1, 2, 3}));
+        BlockWire.Put put = BlockWire.put(BlockWire.put(id, 0xcafebabe, 7L, new byte[] {1, 2, 3}));
         assertThat(put.id()).isEqualTo(id);
         assertThat(put.crc32c()).isEqualTo(0xcafebabe);
+        assertThat(put.layoutVersion()).isEqualTo(7L);
         assertThat(put.data()).containsExactly(1, 2, 3);
 
         BlockWire.Get plain = new BlockWire.Get(id, 5, 7, null);

@@ -13,6 +13,7 @@ import dev.hangar.blockstore.memory.InMemoryBlockStore;
 import dev.hangar.blockstore.packed.PackingOptions;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.layout.Partitioning;
 import dev.hangar.cluster.replication.TestCluster.Node;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -305,6 +306,43 @@ class ReplicatedBlockStoreTest {
             assertThat(node.store.resyncQueue().pending()).isEmpty();
             assertThat(node.store.resyncQueue().pendingReleases()).isEmpty();
         }
+    }
+
+    @Test
+    void aBlockWrittenUnderTheOldLayoutAfterTheRebalanceStillReachesItsNewOwners() throws Exception {
+        List<Node> old = threeNodes(true);
+        ClusterLayout before = cluster.layout.get();
+        // A coordinator that has not heard of the new layout yet writes to the old replicas.
+        Node lagging = cluster.start("lagging", "zone-a", 0, null, () -> before);
+        Node d = cluster.start("d", "zone-d", 100, BlockStores.inMemory());
+        ClusterLayout after = cluster.plan(old.get(0), old.get(1), old.get(2), d);
+        for (Node node : cluster.nodes()) {
+            assertThat(node.store.resyncQueue().rebalance(before, after)).as("nothing is stored yet").isZero();
+        }
+        Partitioning partitioning = Partitioning.of(after);
+        BlockId id;
+        do {
+            id = BlockId.random();
+        } while (!after.replicas(partitioning.partitionOfBlock(id.value())).contains(d.id));
+        BlockId moved = id;
+        byte[] data = bytes(5000);
+
+        BlockRef ref = write(lagging, moved, data);
+
+        eventually(() -> old.stream().allMatch(node -> holds(node, moved)));
+        assertThat(holds(d, moved)).as("the lagging coordinator wrote to the old replicas").isFalse();
+        for (Node node : old) {
+            node.store.resyncQueue().runOnce();
+        }
+        assertThat(holds(d, moved)).as("the old replicas passed their copy on to the new owner").isTrue();
+        Set<NodeId> owners = Set.copyOf(after.replicas(partitioning.partitionOfBlock(moved.value())));
+        for (Node node : List.of(old.get(0), old.get(1), old.get(2), d)) {
+            assertThat(holds(node, moved)).as("%s holds the block exactly when it owns it", node.id)
+                    .isEqualTo(owners.contains(node.id));
+            assertThat(node.store.resyncQueue().pending()).isEmpty();
+            assertThat(node.store.resyncQueue().pendingReleases()).isEmpty();
+        }
+        assertThat(readAll(d.local().read(ref, 0, ref.size()))).isEqualTo(data);
     }
 
     /** Three storage nodes on disk whose resync queues are kept on disk too, as a real node's are. */

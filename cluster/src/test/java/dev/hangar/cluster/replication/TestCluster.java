@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /** In-process nodes on loopback with random ports, sharing one network-fault hook and one layout. */
@@ -75,11 +76,22 @@ final class TestCluster implements AutoCloseable {
     /** A node whose resync queue is kept in {@code resyncDir} (null: in memory). */
     Node start(String name, String zone, long capacity, @Nullable BlockStore local, ReplicationConfig config,
             @Nullable Path resyncDir) throws InterruptedException {
+        return start(name, zone, capacity, local, config, resyncDir, layout::get);
+    }
+
+    /** A node that sees the layout {@code view} gives instead of the cluster's: one that lags behind. */
+    Node start(String name, String zone, long capacity, @Nullable BlockStore local, Supplier<ClusterLayout> view)
+            throws InterruptedException {
+        return start(name, zone, capacity, local, CONFIG, null, view);
+    }
+
+    private Node start(String name, String zone, long capacity, @Nullable BlockStore local, ReplicationConfig config,
+            @Nullable Path resyncDir, Supplier<ClusterLayout> view) throws InterruptedException {
         NodeId id = new NodeId(name);
         RpcServer server = new RpcServer(id, RpcConfig.defaults(), faults, null);
         RpcClient client = new RpcClient(id, RpcConfig.defaults(), faults);
         ReplicatedBlockStore store =
-                new ReplicatedBlockStore(id, layout::get, local, client, server, this::address, config, resyncDir);
+                new ReplicatedBlockStore(id, view, local, client, server, this::address, config, resyncDir);
         addresses.put(id, server.start("127.0.0.1", 0));
         Node node = new Node(id, new NodeRole(id, zone, capacity), local, client, config, resyncDir, store, server);
         nodes.put(name, node);
