@@ -129,8 +129,11 @@ public final class ReplicatedBlockStore implements BlockStore {
 
     /** The replicas of {@code id}'s partition in the current layout, in layout order. */
     public List<NodeId> replicasOf(BlockId id) {
-        ClusterLayout current = layout.get();
-        return current.replicas(Partitioning.of(current).partitionOfBlock(id.value()));
+        return replicasIn(layout.get(), id);
+    }
+
+    static List<NodeId> replicasIn(ClusterLayout layout, BlockId id) {
+        return layout.replicas(Partitioning.of(layout).partitionOfBlock(id.value()));
     }
 
     /** Blocks a chained read fetches ahead: a block read from another node costs a round trip. */
@@ -167,7 +170,7 @@ public final class ReplicatedBlockStore implements BlockStore {
         byte[] data = readBlock(id, content);
         BlockRef ref = new BlockRef(id, data.length, BlockService.crc32c(data));
         ClusterLayout placement = layout.get();
-        List<NodeId> replicas = placement.replicas(Partitioning.of(placement).partitionOfBlock(id.value()));
+        List<NodeId> replicas = replicasIn(placement, id);
         if (replicas.isEmpty()) {
             throw new QuorumNotReachedException("block " + id + ": the layout has no storage node", 0, 1);
         }

@@ -196,7 +196,7 @@ public final class ResyncQueue implements AutoCloseable {
      * block. Never blocks.
      */
     void landedLate(BlockRef block, ClusterLayout current) {
-        List<NodeId> owners = current.replicas(Partitioning.of(current).partitionOfBlock(block.id().value()));
+        List<NodeId> owners = ReplicatedBlockStore.replicasIn(current, block.id());
         for (NodeId owner : owners) {
             if (!owner.equals(self)) {
                 add(Copy.of(block, owner));
@@ -251,7 +251,7 @@ public final class ResyncQueue implements AutoCloseable {
     }
 
     private Outcome copy(Copy task, ClusterLayout current) throws IOException {
-        List<NodeId> replicas = current.replicas(Partitioning.of(current).partitionOfBlock(task.block().value()));
+        List<NodeId> replicas = ReplicatedBlockStore.replicasIn(current, task.block());
         if (!replicas.contains(task.target())) {
             return Outcome.DROPPED;
         }
@@ -273,8 +273,8 @@ public final class ResyncQueue implements AutoCloseable {
         if (task.target().equals(self)) {
             service.store(task.block(), crc, data, current.version());
         } else {
-            Await.await(peers.put(task.target(), new BlockRef(task.block(), data.length, crc), data, current.version()),
-                    config.writeTimeout());
+            BlockRef ref = new BlockRef(task.block(), data.length, crc);
+            Await.await(peers.put(task.target(), ref, data, current.version()), config.writeTimeout());
         }
         return Outcome.DONE;
     }
@@ -328,7 +328,7 @@ public final class ResyncQueue implements AutoCloseable {
     }
 
     private boolean release(BlockId block, ClusterLayout current) throws IOException {
-        List<NodeId> owners = current.replicas(Partitioning.of(current).partitionOfBlock(block.value()));
+        List<NodeId> owners = ReplicatedBlockStore.replicasIn(current, block);
         if (owners.contains(self)) {
             // Moved back (or never left): the copy is this node's to keep.
             clearRelease(block);
