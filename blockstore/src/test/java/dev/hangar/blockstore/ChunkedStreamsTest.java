@@ -195,33 +195,19 @@ class ChunkedStreamsTest {
     @Test
     void anInputFailureWithWritesBehindRunningDeletesEveryBlockOfTheStream() {
         IOException failure = new IOException("client went away");
-        InputStream content = new SequenceInputStream(
-                new ByteArrayInputStream(randomBytes(2 * CHUNK + CHUNK / 2)), failingStream(failure));
         // The writes are held until the input has failed, so they are still running when it does.
         CountDownLatch inputFailed = new CountDownLatch(1);
         store.beforeEachWrite = () -> await(inputFailed);
+        InputStream failing = new InputStream() {
+            @Override
+            public int read() throws IOException {
+                inputFailed.countDown();
+                throw failure;
+            }
+        };
+        InputStream content = new SequenceInputStream(new ByteArrayInputStream(randomBytes(2 * CHUNK + CHUNK / 2)), failing);
 
-        assertThatThrownBy(() -> ChunkedStreams.writeChunks(store, new FilterInputStream(content) {
-                    @Override
-                    public int read(byte[] buffer, int offset, int length) throws IOException {
-                        try {
-                            return super.read(buffer, offset, length);
-                        } catch (IOException e) {
-                            inputFailed.countDown();
-                            throw e;
-                        }
-                    }
-
-                    @Override
-                    public int read() throws IOException {
-                        try {
-                            return super.read();
-                        } catch (IOException e) {
-                            inputFailed.countDown();
-                            throw e;
-                        }
-                    }
-                }, CHUNK, 2, task -> Thread.ofVirtual().start(task)))
+        assertThatThrownBy(() -> ChunkedStreams.writeChunks(store, content, CHUNK, 2, task -> Thread.ofVirtual().start(task)))
                 .isSameAs(failure);
 
         assertThat(store.writes).hasSize(2);

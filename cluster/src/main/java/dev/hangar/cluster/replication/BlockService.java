@@ -44,11 +44,6 @@ public final class BlockService {
         void stored(BlockRef block, long layoutVersion);
     }
 
-    /** A service whose stored copies need no follow-up (a node that never changes layout). */
-    public BlockService(@Nullable BlockStore local) {
-        this(local, (block, layoutVersion) -> {});
-    }
-
     public BlockService(@Nullable BlockStore local, Placement placement) {
         this.local = local;
         this.placement = placement;

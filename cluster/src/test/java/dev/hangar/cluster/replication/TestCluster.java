@@ -126,7 +126,8 @@ final class TestCluster implements AutoCloseable {
     /** Starts the node's RPC server again on its old port, serving the same local store. */
     void restart(Node node) throws InterruptedException {
         RpcServer server = new RpcServer(node.id, RpcConfig.defaults(), faults, null);
-        new BlockService(node.local).register(server);
+        // Serves the node's copies only: copies that land late during a layout change are not passed on.
+        new BlockService(node.local, (block, layoutVersion) -> {}).register(server);
         server.start("127.0.0.1", addresses.get(node.id).getPort());
         node.server = server;
     }
