@@ -36,12 +36,16 @@ public record HangarProperties(
      * @param region the region clients sign for and buckets report
      * @param domain base domain for virtual-host-style requests ({@code bucket.domain}); path-style
      *     requests always work
+     * @param signatureV2 whether requests, presigned URLs and browser uploads signed with Signature Version 2
+     *     are taken (as by S3's older regions and MinIO); false answers them 400 InvalidRequest, as S3's
+     *     Version-4-only regions do
      */
     public record S3(
             @DefaultValue("9000") int port,
             @DefaultValue("127.0.0.1") String bindAddress,
             @DefaultValue("us-east-1") String region,
-            @Nullable String domain) {}
+            @Nullable String domain,
+            @DefaultValue("true") boolean signatureV2) {}
 
     /**
      * Storage.

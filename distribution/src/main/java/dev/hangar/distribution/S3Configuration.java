@@ -31,7 +31,8 @@ class S3Configuration {
     S3Api s3Api(HangarProperties properties, ClusterNode node, AccessKey root, MeterRegistry registry, Clock clock) {
         HangarProperties.Storage storage = properties.storage();
         S3Settings settings = new S3Settings(properties.s3().region(),
-                Math.toIntExact(storage.inlineThreshold().toBytes()), Math.toIntExact(storage.chunkSize().toBytes()));
+                Math.toIntExact(storage.inlineThreshold().toBytes()), Math.toIntExact(storage.chunkSize().toBytes()),
+                properties.s3().signatureV2());
         return new S3Api(node, settings, accessKeyId -> accessKey(accessKeyId, root, node), properties.s3().domain(),
                 registry, clock, properties.lifecycle().interval());
     }

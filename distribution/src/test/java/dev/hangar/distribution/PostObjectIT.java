@@ -2,6 +2,8 @@ package dev.hangar.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hangar.distribution.support.FormBody;
+import dev.hangar.distribution.support.FormBody.Field;
 import dev.hangar.distribution.support.RandomContent;
 import dev.hangar.distribution.support.RawS3;
 import java.io.ByteArrayOutputStream;
@@ -217,7 +219,7 @@ class PostObjectIT extends AbstractS3IT {
             "{\"success_action_status\": \"201\"}")
             .field("key", "virtual/host")
             .field("success_action_status", "201");
-        Body body = form.withFile("v.txt", "text/plain", "virtual".getBytes(StandardCharsets.UTF_8));
+        FormBody body = form.withFile("v.txt", "text/plain", "virtual".getBytes(StandardCharsets.UTF_8));
 
         String response = rawPost(bucket + "." + DOMAIN + ":" + port, "/", body);
 
@@ -490,11 +492,11 @@ class PostObjectIT extends AbstractS3IT {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
-    private RawS3.Response post(Body body) {
+    private RawS3.Response post(FormBody body) {
         return post(bucket, body);
     }
 
-    private RawS3.Response post(String target, Body body) {
+    private RawS3.Response post(String target, FormBody body) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint() + "/" + target))
             .version(HttpClient.Version.HTTP_1_1)
             .timeout(Duration.ofMinutes(2))
@@ -505,7 +507,7 @@ class PostObjectIT extends AbstractS3IT {
     }
 
     /** A POST over a plain socket, for a Host header java.net.http will not send. */
-    private String rawPost(String host, String path, Body body) throws IOException {
+    private String rawPost(String host, String path, FormBody body) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(60_000);
             OutputStream out = socket.getOutputStream();
@@ -576,10 +578,6 @@ class PostObjectIT extends AbstractS3IT {
         }
     }
 
-    record Field(String name, String value) {}
-
-    record Body(String boundary, byte[] bytes) {}
-
     /** The fields of a form, in the order they are sent, and how they are encoded around the file. */
     private static final class Form {
         final Map<String, String> fields = new LinkedHashMap<>();
@@ -603,38 +601,16 @@ class PostObjectIT extends AbstractS3IT {
             return this;
         }
 
-        Body withFile(String filename, String contentType, byte[] file) {
-            return withFile(filename, contentType, file, List.of());
+        FormBody withFile(String filename, String contentType, byte[] file) {
+            return FormBody.of(fields, filename, contentType, file);
         }
 
-        Body withFile(String filename, String contentType, byte[] file, List<Field> after) {
-            String boundary = "----HangarFormBoundary" + randomSuffix(16);
-            ByteArrayOutputStream body = new ByteArrayOutputStream(file.length + 4096);
-            fields.forEach((name, value) -> writeField(body, boundary, name, value));
-            write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"" + filename
-                + "\"\r\nContent-Type: " + contentType + "\r\n\r\n");
-            body.writeBytes(file);
-            write(body, "\r\n");
-            after.forEach(field -> writeField(body, boundary, field.name(), field.value()));
-            write(body, "--" + boundary + "--\r\n");
-            return new Body(boundary, body.toByteArray());
+        FormBody withFile(String filename, String contentType, byte[] file, List<Field> after) {
+            return FormBody.of(fields, filename, contentType, file, after);
         }
 
-        Body withoutFile() {
-            String boundary = "----HangarFormBoundary" + randomSuffix(16);
-            ByteArrayOutputStream body = new ByteArrayOutputStream();
-            fields.forEach((name, value) -> writeField(body, boundary, name, value));
-            write(body, "--" + boundary + "--\r\n");
-            return new Body(boundary, body.toByteArray());
-        }
-
-        private static void writeField(ByteArrayOutputStream body, String boundary, String name, String value) {
-            write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value
-                + "\r\n");
-        }
-
-        private static void write(ByteArrayOutputStream body, String text) {
-            body.writeBytes(text.getBytes(StandardCharsets.UTF_8));
+        FormBody withoutFile() {
+            return FormBody.withoutFile(fields);
         }
 
         @Override

@@ -121,7 +121,7 @@ public final class SigV4Verifier {
         checkSignedHeaders(header.signedHeaders(), request, () -> AuthorizationHeader.malformed(
                 "the SignedHeaders must include host."));
         return checkSignature(request, scope, timestamp, CanonicalRequest.canonicalQuery(query, false),
-                header.signedHeaders(), contentSha256, payloadMode, header.signature());
+                header.signedHeaders(), contentSha256, payloadMode, header.signature(), SignatureScheme.V4_HEADER);
     }
 
     private Authentication verifyPresigned(SignedRequest request, List<QueryParameter> query) {
@@ -169,12 +169,12 @@ public final class SigV4Verifier {
         String payloadHash = contentSha256.orElse("UNSIGNED-PAYLOAD");
         return checkSignature(request, scope, timestamp, CanonicalRequest.canonicalQuery(query, true),
                 List.copyOf(signedHeaders), payloadHash, payloadMode(payloadHash),
-                parameter(query, CanonicalRequest.SIGNATURE_PARAMETER));
+                parameter(query, CanonicalRequest.SIGNATURE_PARAMETER), SignatureScheme.V4_QUERY);
     }
 
     private Authentication checkSignature(SignedRequest request, CredentialScope scope, String timestamp,
             String canonicalQuery, List<String> signedHeaders, String payloadHash, PayloadMode payloadMode,
-            String sentSignature) {
+            String sentSignature, SignatureScheme scheme) {
         String secretKey = secretKeys.apply(scope.accessKeyId()).orElseThrow(() -> new S3Exception(
                 S3Error.INVALID_ACCESS_KEY_ID, "The AWS access key ID you provided does not exist in our records."));
         byte[] signingKey = Signatures.signingKey(secretKey, scope.date(), scope.region(), scope.service());
@@ -184,7 +184,7 @@ public final class SigV4Verifier {
         if (!Signatures.matches(signature, sentSignature)) {
             throw new S3Exception(S3Error.SIGNATURE_DOES_NOT_MATCH);
         }
-        return new Authentication(scope.accessKeyId(), signingKey, timestamp, scope.scope(), signature,
+        return new Authentication(scope.accessKeyId(), scheme, signingKey, timestamp, scope.scope(), signature,
                 payloadMode, payloadMode == PayloadMode.SIGNED_SHA256 ? payloadHash.toLowerCase(Locale.ROOT) : null);
     }
 

@@ -25,9 +25,11 @@ public final class PostPolicyCheck {
 
     /**
      * Fields that no condition has to cover: {@code x-amz-signature}, {@code file} and {@code policy} (AWS's
-     * list), and {@code bucket}, which holds the target bucket (see the class comment).
+     * list), the signature fields of a Version 2 form, {@code AWSAccessKeyId} and {@code signature} (AWS's list
+     * for those forms), and {@code bucket}, which holds the target bucket (see the class comment).
      */
-    private static final Set<String> UNCOVERED_FIELDS = Set.of("x-amz-signature", "file", "policy", "bucket");
+    private static final Set<String> UNCOVERED_FIELDS =
+            Set.of("x-amz-signature", "file", "policy", "awsaccesskeyid", "signature", "bucket");
     private static final String IGNORED_PREFIX = "x-ignore-";
 
     private PostPolicyCheck() {

@@ -27,7 +27,7 @@ public record Addressing(@Nullable String domain) {
 
     public Target resolve(@Nullable String host, String rawPath) {
         String path = rawPath.isEmpty() ? "/" : rawPath;
-        String hostBucket = bucketFromHost(host);
+        String hostBucket = hostBucket(host);
         if (hostBucket != null) {
             return new Target(hostBucket, path.length() > 1 ? decodePath(path.substring(1)) : null);
         }
@@ -44,7 +44,8 @@ public record Addressing(@Nullable String domain) {
         return new Target(bucket, key.isEmpty() ? null : decodePath(key));
     }
 
-    private @Nullable String bucketFromHost(@Nullable String host) {
+    /** The bucket a virtual-host-style Host header names ({@code bucket.<domain>}), or null. */
+    public @Nullable String hostBucket(@Nullable String host) {
         if (domain == null || domain.isEmpty() || host == null) {
             return null;
         }

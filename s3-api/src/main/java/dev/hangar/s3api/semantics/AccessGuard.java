@@ -125,7 +125,6 @@ final class AccessGuard {
         putHeader(context, request, "aws:Referer", "referer");
         putHeader(context, request, "aws:UserAgent", "user-agent");
         putParameter(context, request, "s3:VersionId", "versionId");
-        context.put("s3:signatureversion", List.of("AWS4-HMAC-SHA256"));
         return context;
     }
 

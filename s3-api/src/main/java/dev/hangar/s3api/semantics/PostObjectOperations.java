@@ -6,6 +6,8 @@ import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.access.CannedAcl;
+import dev.hangar.s3api.auth.SignatureScheme;
+import dev.hangar.s3api.auth.SignatureV2;
 import dev.hangar.s3api.post.PostFields;
 import dev.hangar.s3api.post.PostPolicy;
 import dev.hangar.s3api.post.PostPolicyCheck;
@@ -31,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +44,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The steps, in the order S3 takes them (the {@code post} package's own order): the form must name a
  * {@code key}; a form with a {@code policy} must carry its SigV4 signature, which is checked
- * ({@link PostSignature#verify}) before the policy is parsed ({@link PostPolicy#parse}); the fields, with
+ * ({@link PostSignature#verify}, or its Version 2 form: {@code AWSAccessKeyId} and {@code signature}) before the
+ * policy is parsed ({@link PostPolicy#parse}); the fields, with
  * {@code ${filename}} expanded and {@code bucket} set to the request's bucket, are checked against the
  * policy ({@link PostPolicyCheck#verifyFields}); the key that signed the policy (or, without a policy, the
  * anonymous caller) must be allowed PutObject on the bucket, as {@link AccessGuard} decides for any
@@ -56,6 +60,7 @@ final class PostObjectOperations {
 
     private static final List<String> SIGNATURE_FIELDS =
             List.of("x-amz-algorithm", "x-amz-credential", "x-amz-date", "x-amz-signature");
+    private static final List<String> VERSION2_SIGNATURE_FIELDS = List.of("awsaccesskeyid", "signature");
     private static final String OPERATION = "PostObject";
 
     private final ObjectOperations objects;
@@ -96,7 +101,11 @@ final class PostObjectOperations {
             // Without a policy the upload is anonymous: only a bucket anyone may write to takes it.
             caller = Caller.anonymous(context);
         } else {
-            caller = new Caller(verifySignature(policyField, fields), context);
+            SignatureScheme scheme = Objects.requireNonNull(SignatureScheme.ofPostForm(fields));
+            AccessKey signer = verifySignature(policyField, fields, scheme);
+            context.put("s3:signatureversion", List.of(scheme.version().policyValue()));
+            context.put("s3:authType", List.of(scheme.authType()));
+            caller = new Caller(signer, context);
             policy = PostPolicy.parse(policyField);
         }
         Map<String, String> resolved = new LinkedHashMap<>(PostFields.resolveFilename(fields, form.filename()));
@@ -132,14 +141,23 @@ final class PostObjectOperations {
         return respond(request, form, success, version);
     }
 
-    /** Checks the policy's signature and returns the key that made it. */
-    private AccessKey verifySignature(String policyField, Map<String, String> fields) {
-        if (!fields.containsKey("x-amz-algorithm")
-                && (fields.containsKey("awsaccesskeyid") || fields.containsKey("signature"))) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "Browser uploads signed with Signature Version 2 "
-                    + "(AWSAccessKeyId, signature) are not implemented by Hangar: sign the policy with "
-                    + PostSignature.ALGORITHM + ".");
-        }
+    /**
+     * Checks the policy's signature and returns the key that made it: with Signature Version 4
+     * ({@code x-amz-algorithm}, {@code x-amz-credential}, {@code x-amz-date}, {@code x-amz-signature}) or, unless
+     * it is turned off, Version 2 ({@code AWSAccessKeyId}, {@code signature}: the base64 HMAC-SHA1 of the
+     * policy field as received).
+     */
+    private AccessKey verifySignature(String policyField, Map<String, String> fields, SignatureScheme scheme) {
+        String accessKeyId = switch (scheme) {
+            case V2_POST -> verifyVersion2(policyField, fields);
+            case V4_POST -> verifyVersion4(policyField, fields);
+            case V4_HEADER, V4_QUERY, V2_HEADER, V2_QUERY ->
+                    throw new IllegalArgumentException("not a browser upload's scheme: " + scheme);
+        };
+        return keys.apply(accessKeyId).orElseThrow(() -> new S3Exception(S3Error.INVALID_ACCESS_KEY_ID));
+    }
+
+    private String verifyVersion4(String policyField, Map<String, String> fields) {
         for (String field : SIGNATURE_FIELDS) {
             if (!fields.containsKey(field)) {
                 throw missingField(field);
@@ -150,10 +168,28 @@ final class PostObjectOperations {
             throw new S3Exception(S3Error.INVALID_ARGUMENT,
                     "x-amz-algorithm only supports \"" + PostSignature.ALGORITHM + "\"");
         }
-        String accessKeyId = PostSignature.verify(policyField, fields.get("x-amz-credential"),
+        return PostSignature.verify(policyField, fields.get("x-amz-credential"),
                 fields.get("x-amz-date"), fields.get("x-amz-signature"),
                 id -> keys.apply(id).map(AccessKey::secretKey), settings.region());
-        return keys.apply(accessKeyId).orElseThrow(() -> new S3Exception(S3Error.INVALID_ACCESS_KEY_ID));
+    }
+
+    private String verifyVersion2(String policyField, Map<String, String> fields) {
+        if (!settings.signatureV2()) {
+            throw new S3Exception(S3Error.INVALID_REQUEST, "The authorization mechanism you have provided is not "
+                    + "supported. Please use " + PostSignature.ALGORITHM + ".");
+        }
+        for (String field : VERSION2_SIGNATURE_FIELDS) {
+            if (!fields.containsKey(field)) {
+                throw missingField(field.equals("awsaccesskeyid") ? "AWSAccessKeyId" : field);
+            }
+        }
+        String accessKeyId = fields.get("awsaccesskeyid");
+        String secretKey = keys.apply(accessKeyId).map(AccessKey::secretKey).orElseThrow(() -> new S3Exception(
+                S3Error.INVALID_ACCESS_KEY_ID, "The AWS access key ID you provided does not exist in our records."));
+        if (!SignatureV2.matches(SignatureV2.sign(secretKey, policyField), fields.get("signature"))) {
+            throw new S3Exception(S3Error.SIGNATURE_DOES_NOT_MATCH);
+        }
+        return accessKeyId;
     }
 
     /**

@@ -6,8 +6,9 @@ package dev.hangar.s3api.semantics;
  * @param region the region this service is in, and the only one it accepts in signatures
  * @param inlineThreshold objects of at most this many bytes are stored inside their metadata record
  * @param chunkSize larger objects are cut into blocks of this many bytes
+ * @param signatureV2 whether requests and browser uploads signed with Signature Version 2 are taken
  */
-public record S3Settings(String region, int inlineThreshold, int chunkSize) {
+public record S3Settings(String region, int inlineThreshold, int chunkSize, boolean signatureV2) {
     public S3Settings {
         if (region == null || region.isBlank()) {
             throw new IllegalArgumentException("region is required");

@@ -3,7 +3,7 @@ package dev.hangar.s3api.web;
 import dev.hangar.cluster.ClusterNode;
 import dev.hangar.metadata.AccessKey;
 import dev.hangar.s3api.auth.PayloadDecoder;
-import dev.hangar.s3api.auth.SigV4Verifier;
+import dev.hangar.s3api.auth.RequestAuthenticator;
 import dev.hangar.s3api.request.Addressing;
 import dev.hangar.s3api.semantics.LifecycleAction;
 import dev.hangar.s3api.semantics.LifecycleWorker;
@@ -62,8 +62,10 @@ public final class S3Api implements AutoCloseable {
         this.scheduler = Schedulers.fromExecutorService(blocking, "hangar-s3");
         this.service = new S3Service(node, settings, clock, keys);
         S3HandlerFunction handler = new S3HandlerFunction(service,
-                new SigV4Verifier(settings.region(), clock, id -> keys.apply(id).map(AccessKey::secretKey)), keys,
-                new PayloadDecoder(), new Addressing(domain), blocking, scheduler);
+                new RequestAuthenticator(settings.region(), clock, id -> keys.apply(id).map(AccessKey::secretKey),
+                        settings.signatureV2()),
+                new AuthenticationCounters(registry), keys, new PayloadDecoder(), new Addressing(domain), blocking,
+                scheduler);
         this.routes = RouterFunctions.route(RequestPredicates.all(), handler);
         this.preflightFilter = new PreflightFilter(handler);
         this.metricsFilter = new S3MetricsFilter(registry, node.control().isPresent());

@@ -6,7 +6,8 @@ import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.Unavailable;
 import dev.hangar.s3api.auth.Authentication;
 import dev.hangar.s3api.auth.PayloadDecoder;
-import dev.hangar.s3api.auth.SigV4Verifier;
+import dev.hangar.s3api.auth.RequestAuthenticator;
+import dev.hangar.s3api.auth.SignatureScheme;
 import dev.hangar.s3api.auth.SignedRequest;
 import dev.hangar.s3api.auth.VerifiedBody;
 import dev.hangar.s3api.request.Addressing;
@@ -16,6 +17,7 @@ import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
 import dev.hangar.metadata.AccessKey;
 import dev.hangar.s3api.semantics.Caller;
+import dev.hangar.s3api.semantics.PostForm;
 import dev.hangar.s3api.semantics.S3Response;
 import dev.hangar.s3api.semantics.S3Service;
 import java.io.IOException;
@@ -49,17 +51,20 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(S3HandlerFunction.class);
 
     private final S3Service service;
-    private final SigV4Verifier verifier;
+    private final RequestAuthenticator authenticator;
+    private final AuthenticationCounters counters;
     private final Function<String, Optional<AccessKey>> keys;
     private final PayloadDecoder decoder;
     private final Addressing addressing;
     private final ResponseWriter writer;
     private final Scheduler blockingScheduler;
 
-    S3HandlerFunction(S3Service service, SigV4Verifier verifier, Function<String, Optional<AccessKey>> keys,
-            PayloadDecoder decoder, Addressing addressing, ExecutorService blocking, Scheduler blockingScheduler) {
+    S3HandlerFunction(S3Service service, RequestAuthenticator authenticator, AuthenticationCounters counters,
+            Function<String, Optional<AccessKey>> keys, PayloadDecoder decoder, Addressing addressing,
+            ExecutorService blocking, Scheduler blockingScheduler) {
         this.service = service;
-        this.verifier = verifier;
+        this.authenticator = authenticator;
+        this.counters = counters;
         this.keys = keys;
         this.decoder = decoder;
         this.addressing = addressing;
@@ -111,18 +116,27 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         Map<String, List<String>> context = Exchanges.policyContext(http);
         if (operation instanceof S3Operation.PostObject) {
             // A browser upload: the form carries the signature (of its policy), not an Authorization header.
-            return Exchanges.withCors(service, postObject(http, request, context), request);
+            S3Response response = postObject(http, request, context);
+            return Exchanges.withCors(service, response, request);
         }
         if (operation instanceof S3Operation.PreflightRequest) {
             // Browsers send preflights unsigned; the bucket's CORS rules alone answer them.
             return service.execute(operation, request, EmptyPayload.INSTANCE, Caller.anonymous(context));
         }
-        Authentication authentication =
-                verifier.verify(new SignedRequest(method, rawPath, http.getURI().getRawQuery(), headers.values()));
-        Caller caller = authentication.isAnonymous()
-                ? Caller.anonymous(context)
-                : new Caller(keys.apply(authentication.accessKeyId()).orElseThrow(
-                        () -> new S3Exception(S3Error.INVALID_ACCESS_KEY_ID)), context);
+        Authentication authentication = authenticator.authenticate(
+                new SignedRequest(method, rawPath, http.getURI().getRawQuery(), headers.values()),
+                addressing.hostBucket(host));
+        SignatureScheme scheme = authentication.scheme();
+        counters.count(scheme);
+        Caller caller;
+        if (scheme == null) {
+            caller = Caller.anonymous(context);
+        } else {
+            context.put("s3:signatureversion", List.of(scheme.version().policyValue()));
+            context.put("s3:authType", List.of(scheme.authType()));
+            caller = new Caller(keys.apply(authentication.accessKeyId()).orElseThrow(
+                    () -> new S3Exception(S3Error.INVALID_ACCESS_KEY_ID)), context);
+        }
         InputStream raw = new RequestBodyStream(http.getBody());
         try (VerifiedBody verified = decoder.open(authentication, bodyHeaders(operation, headers), raw)) {
             S3Response response = service.execute(operation, request, new VerifiedPayload(verified, headers), caller);
@@ -147,7 +161,9 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
             throw new S3Exception(S3Error.REQUEST_IS_NOT_MULTIPART_CONTENT);
         }
         try (PostFormReader form = PostFormReader.open(http, contentType)) {
-            S3Response response = service.postObject(request, form.read(context));
+            PostForm fields = form.read(context);
+            S3Response response = service.postObject(request, fields);
+            counters.count(SignatureScheme.ofPostForm(fields.fields()));
             try {
                 form.finish();
             } catch (IOException e) {
