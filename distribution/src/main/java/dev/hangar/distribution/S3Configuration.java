@@ -7,6 +7,7 @@ import dev.hangar.s3api.web.S3Api;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.server.RouterFunction;
@@ -16,6 +17,12 @@ import org.springframework.web.server.WebFilter;
 /** The S3 endpoint: one catch-all route on the main port, with its metrics filter. */
 @Configuration(proxyBeanMethods = false)
 class S3Configuration {
+
+    /** Interim responses without {@code Connection}: see {@link InterimResponses}. */
+    @Bean
+    NettyServerCustomizer interimResponses() {
+        return InterimResponses.INSTANCE;
+    }
 
     @Bean
     Clock clock() {

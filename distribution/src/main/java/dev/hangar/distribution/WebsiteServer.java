@@ -39,7 +39,7 @@ final class WebsiteServer implements SmartLifecycle {
             return;
         }
         try {
-            server = HttpServer.create()
+            server = InterimResponses.INSTANCE.apply(HttpServer.create())
                     .host(bindAddress)
                     .port(configuredPort)
                     .handle(new ReactorHttpHandlerAdapter(handler))
