@@ -1,9 +1,11 @@
 /**
- * AWS Signature Version 4 for S3 requests, as pure logic over plain values (no HTTP server types).
+ * AWS Signature Version 4, and Version 2 unless it is turned off, for S3 requests, as pure logic over plain
+ * values (no HTTP server types).
  *
  * <p>Two steps, because the headers arrive before the body:
  * <ol>
- *   <li>{@link dev.hangar.s3api.auth.SigV4Verifier#verify} takes the request line and headers exactly as
+ *   <li>{@link dev.hangar.s3api.auth.RequestAuthenticator#authenticate} ({@link dev.hangar.s3api.auth.SigV4Verifier}
+ *       or {@link dev.hangar.s3api.auth.SigV2Verifier}) takes the request line and headers exactly as
  *       received ({@link dev.hangar.s3api.auth.SignedRequest}) and checks the {@code Authorization} header
  *       or the presigned query parameters. Its {@link dev.hangar.s3api.auth.Authentication} names the access
  *       key (or none: anonymous) and how the body is protected ({@link dev.hangar.s3api.auth.PayloadMode}).
