@@ -27,7 +27,7 @@ step() {
   STEP_NUMBER=$((STEP_NUMBER + 1))
   local base
   base="$CLIENT_WORK/logs/$(printf '%02d' "$STEP_NUMBER")"
-  export STEP_LOG="$base.log" STEP_DEBUG="$base.debug" STEP_SKIP="$base.skip"
+  export STEP_LOG="$base.log" STEP_DEBUG="$base.debug" STEP_SKIP="$base.skip" STEP_NOTICE="$base.notice"
   : >"$STEP_DEBUG"
   started=$(date +%s%N)
   set +e
@@ -37,6 +37,9 @@ step() {
   elapsed=$(( ($(date +%s%N) - started) / 1000000 ))
   local timing
   timing=$(printf '%d.%01ds' $((elapsed / 1000)) $((elapsed % 1000 / 100)))
+  if [ -s "$STEP_NOTICE" ]; then
+    sed 's/^/NOTICE: /' "$STEP_NOTICE"
+  fi
   if [ "$rc" -eq 0 ] && [ -f "$STEP_SKIP" ]; then
     printf 'SKIP  %-7s %s (%s)\n' "$CLIENT" "$name" "$(cat "$STEP_SKIP")"
     echo "SKIP $CLIENT $name" >>"$INTEROP_RESULTS"
@@ -68,6 +71,12 @@ print_failure_details() {
 # The lines of a client debug log that show requests and answers; each script may override it.
 http_exchanges() {
   cat "$1"
+}
+
+# A line printed with the step's result, whatever it is (what a client did by default, say).
+notice() {
+  echo "NOTICE: $*"
+  echo "$*" >>"$STEP_NOTICE"
 }
 
 # Marks the running step as skipped and ends it.
@@ -133,6 +142,29 @@ http_get() {
   curl --silent --show-error --max-time 120 --noproxy '*' -o "$2" -w '%{http_code}' "$1"
 }
 
+# expect_http_status ACTUAL EXPECTED ANSWER_FILE WHAT: as expect_equal, showing the start of the
+# answer's body when the status differs.
+expect_http_status() {
+  if [ "$1" != "$2" ]; then
+    echo "answer to $4:"
+    head -c 600 "$3"
+    echo
+  fi
+  expect_equal "$1" "$2" "$4"
+}
+
+# signature_of URL: which signature a presigned URL carries, with its query parameter names:
+# "SigV4 (X-Amz-Algorithm X-Amz-Credential ...)" or "SigV2 (AWSAccessKeyId Signature Expires)".
+signature_of() {
+  local names kind=unknown
+  names=$(echo "${1#*\?}" | tr '&' '\n' | sed 's/=.*//' | paste -sd ' ' -)
+  case " $names " in
+    *" X-Amz-Signature "*) kind=SigV4 ;;
+    *" Signature "*) kind=SigV2 ;;
+  esac
+  echo "$kind ($names)"
+}
+
 # A fresh empty directory under the client's work dir.
 fresh_dir() {
   local dir="$CLIENT_WORK/$1"
@@ -161,14 +193,27 @@ versioned_step() {
   fi
 }
 
-# The presigned URL with the first hex digit of its X-Amz-Signature changed.
+# The presigned URL with one character of its signature changed: the first hex digit of a SigV4
+# X-Amz-Signature, or the first character of a SigV2 Signature (URL-encoded base64, where a leading
+# %XX escape is one character: '+', '/' or '=', which 'A' then replaces).
 tamper_signature() {
-  local url=$1 head signature first
-  head=${url%%X-Amz-Signature=*}
-  signature=${url#*X-Amz-Signature=}
+  local url=$1 name head signature first rest
+  case "$url" in
+    *X-Amz-Signature=*) name=X-Amz-Signature ;;
+    *Signature=*) name=Signature ;;
+    *) fail "no signature to tamper with in $url" ;;
+  esac
+  head=${url%%"$name"=*}
+  signature=${url#*"$name"=}
   first=${signature:0:1}
-  if [ "$first" = 0 ]; then first=1; else first=0; fi
-  echo "${head}X-Amz-Signature=${first}${signature:1}"
+  rest=${signature:1}
+  if [ "$name" = X-Amz-Signature ]; then
+    if [ "$first" = 0 ]; then first=1; else first=0; fi
+  else
+    [ "$first" != % ] || rest=${signature:3}
+    if [ "$first" = A ]; then first=B; else first=A; fi
+  fi
+  echo "${head}${name}=${first}${rest}"
 }
 
 # For clients that cannot list versions: boto3 (from the venv) reads or removes them.

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The client interoperability suite: runs boto3, the aws cli, s3cmd and rclone, each on buckets of
-# its own, against a running Hangar, and fails on any error.
+# The client interoperability suite: runs boto3, the aws cli, s3cmd, rclone and the AWS SDK for
+# JavaScript v3, each on buckets of its own, against a running Hangar, and fails on any error.
 #
 #   interop/run.sh ENDPOINT ACCESS_KEY SECRET_KEY      e.g. http://127.0.0.1:9000 KEY SECRET
 #
 # The clients come from interop/setup.sh. Environment:
-#   INTEROP_CLIENTS="boto3 awscli s3cmd rclone"  the clients to run, in this order
-#   INTEROP_CLIENT_TIMEOUT=240                   seconds one client may take
-#   INTEROP_DEBUG=1                              print every step's log (the HTTP exchanges too)
-#   INTEROP_KEEP=1                               keep the temp work dir (logs and files)
-#   INTEROP_VENV=DIR                             the venv holding the Python clients
+#   INTEROP_CLIENTS="boto3 awscli s3cmd rclone js"  the clients to run, in this order
+#   INTEROP_CLIENT_TIMEOUT=240                      seconds one client may take
+#   INTEROP_DEBUG=1                                 print every step's log (the HTTP exchanges too)
+#   INTEROP_KEEP=1                                  keep the temp work dir (logs and files)
+#   INTEROP_VENV=DIR                                the venv holding the Python clients
 # Prints one PASS/FAIL/SKIP line per step and ends with "interop: N passed, N failed, N skipped".
 set -euo pipefail
 
@@ -22,7 +22,8 @@ usage() {
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 endpoint="${1%/}"
 venv="${INTEROP_VENV:-$here/.venv}"
-clients="${INTEROP_CLIENTS:-boto3 awscli s3cmd rclone}"
+clients="${INTEROP_CLIENTS:-boto3 awscli s3cmd rclone js}"
+js_modules="$here/js/node_modules"
 client_timeout="${INTEROP_CLIENT_TIMEOUT:-240}"
 
 # Loopback only: the suite talks to the server under test and nothing else.
@@ -39,6 +40,11 @@ for tool in aws s3cmd; do
 done
 [ -x "$venv/bin/python" ] && ! "$venv/bin/python" -c 'import boto3' 2>/dev/null && missing+=("boto3 (in $venv)")
 command -v rclone >/dev/null || missing+=("rclone (on the PATH)")
+# The AWS SDK for JavaScript v3 needs Node.js 20 or newer.
+if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+  missing+=("node 20 or newer (on the PATH)")
+fi
+[ -f "$js_modules/@aws-sdk/client-s3/package.json" ] || missing+=("the AWS SDK for JavaScript (in $js_modules)")
 if [ ${#missing[@]} -gt 0 ]; then
   printf 'interop: missing client: %s\n' "${missing[@]}" >&2
   echo "interop: install the clients with: bash $here/setup.sh" >&2
@@ -102,13 +108,14 @@ echo "encoded" >"$INTEROP_FIXTURES/tree/dir with space/naïve+plus=&.txt"
 : >"$INTEROP_FIXTURES/tree/nested/empty"
 
 echo "interop: $endpoint, clients: $clients"
-echo "interop: $("$venv/bin/python" -c 'import boto3, botocore; print("boto3", boto3.__version__, "botocore", botocore.__version__)'); $(aws --version 2>&1); $(s3cmd --version); $(rclone version | sed -n 1p)"
+echo "interop: $("$venv/bin/python" -c 'import boto3, botocore; print("boto3", boto3.__version__, "botocore", botocore.__version__)'); $(aws --version 2>&1); $(s3cmd --version); $(rclone version | sed -n 1p); node $(node --version) @aws-sdk/client-s3 $(node -p "require('$js_modules/@aws-sdk/client-s3/package.json').version")"
 
 started=$SECONDS
 for client in $clients; do
   case "$client" in
     boto3) command=("$venv/bin/python" "$here/test_boto3.py") ;;
     awscli | s3cmd | rclone) command=(bash "$here/test_$client.sh") ;;
+    js) command=(node "$here/test_js.mjs") ;;
     *) echo "interop: unknown client '$client'" >&2; exit 2 ;;
   esac
   echo "---- $client ----"

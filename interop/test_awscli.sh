@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The aws cli (v1): `s3` commands (mb, ls, cp incl. multipart upload, multipart copy and download,
 # sync both ways incl. --delete, mv, rm, rb, presign) and `s3api` commands (objects, listings,
-# copies, ranges, low-level multipart, batch delete, versioning). Run by run.sh.
+# copies, ranges, low-level multipart, batch delete, versioning); then, with a config file that has
+# no s3 section, as a newcomer's, mb, cp, ls and presign (SigV2 by default). Run by run.sh.
 set -euo pipefail
 CLIENT=awscli
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # Path-style addressing, us-east-1, SigV4 for presigned URLs too (the cli presigns with SigV2 unless
-# told otherwise, and Hangar, like AWS for new buckets, accepts SigV4 only), no retries so that
-# every server error shows, and the default 8 MB multipart threshold and part size spelled out.
+# told otherwise, as the defaults steps at the end do), no retries so that every server error shows,
+# and the default 8 MB multipart threshold and part size spelled out.
 export AWS_CONFIG_FILE="$CLIENT_WORK/config"
 export AWS_SHARED_CREDENTIALS_FILE="$CLIENT_WORK/credentials"
 export AWS_ACCESS_KEY_ID="$INTEROP_ACCESS_KEY" AWS_SECRET_ACCESS_KEY="$INTEROP_SECRET_KEY"
@@ -28,10 +29,25 @@ s3 =
     multipart_chunksize = 8MB
 EOF
 
+# The defaults, as a newcomer's config file has them: the region, no retries (so that every server
+# error still shows) and no s3 section, so botocore picks the addressing style (path-style on an IP
+# endpoint), the multipart thresholds (8 MB) and the presigning signature (SigV2 unless told
+# otherwise). Used by the steps of aws_defaults.
+defaults_config="$CLIENT_WORK/config-defaults"
+cat >"$defaults_config" <<'EOF'
+[default]
+region = us-east-1
+max_attempts = 1
+EOF
+
 # Every call logs its botocore debug output (requests and answers) to the step's debug log.
 aws() {
   command aws --endpoint-url "$INTEROP_ENDPOINT" --cli-connect-timeout 10 --cli-read-timeout 120 \
     --debug "$@" 2>>"$STEP_DEBUG"
+}
+
+aws_defaults() {
+  AWS_CONFIG_FILE="$defaults_config" aws "$@"
 }
 
 # The aws cli's own error lines and the wire: request line and headers, status, answer.
@@ -52,6 +68,7 @@ fixtures="$INTEROP_FIXTURES"
 bucket=$(bucket_name main)
 other=$(bucket_name copies)
 versioned=$(bucket_name versions)
+defaults=$(bucket_name defaults)
 
 make_buckets() {
   aws s3 mb "s3://$bucket"
@@ -386,6 +403,49 @@ remove_unversioned_bucket() {
   aws s3 rb --force "s3://$versioned"
 }
 
+# ---- the defaults: a config file without an s3 section ----
+
+defaults_objects() {
+  local dir listing
+  dir=$(fresh_dir defaults)
+  aws_defaults s3 mb "s3://$defaults"
+  aws_defaults s3 cp --no-progress "$fixtures/big.bin" "s3://$defaults/big.bin"
+  aws_defaults s3 cp --no-progress "$fixtures/small.txt" "s3://$defaults/presign/naïve space+plus=&.txt"
+  echo "addressing: $(grep -m 1 -o "url=http://[^,]*/big.bin[^,]*" "$STEP_DEBUG" || true)"
+  aws_defaults s3 cp --no-progress "s3://$defaults/big.bin" "$dir/big.bin"
+  same_content "$fixtures/big.bin" "$dir/big.bin"
+  listing=$(aws_defaults s3 ls --recursive "s3://$defaults/")
+  echo "$listing"
+  expect_equal "$(echo "$listing" | grep -c .)" 2 "keys listed by aws s3 ls --recursive"
+  expect_contains "$listing" "presign/naïve space+plus=&.txt" "aws s3 ls --recursive"
+}
+
+defaults_presign() {
+  local dir url status
+  dir=$(fresh_dir defaults-presign)
+  url=$(aws_defaults s3 presign "s3://$defaults/big.bin" --expires-in 300)
+  echo "$url"
+  notice "aws s3 presign by default: $(signature_of "$url")"
+  status=$(http_get "$url" "$dir/big.bin")
+  expect_http_status "$status" 200 "$dir/big.bin" "HTTP status of the presigned GET"
+  same_content "$fixtures/big.bin" "$dir/big.bin"
+  url=$(aws_defaults s3 presign "s3://$defaults/presign/naïve space+plus=&.txt" --expires-in 300)
+  echo "$url"
+  status=$(http_get "$url" "$dir/encoded.txt")
+  expect_http_status "$status" 200 "$dir/encoded.txt" "HTTP status of the presigned GET of a key that needs encoding"
+  same_content "$fixtures/small.txt" "$dir/encoded.txt"
+  url=$(tamper_signature "$url")
+  echo "tampered: $url"
+  status=$(http_get "$url" "$dir/refused.xml")
+  expect_http_status "$status" 403 "$dir/refused.xml" "HTTP status of a presigned GET with a tampered signature"
+  expect_contains "$(cat "$dir/refused.xml")" "<Code>SignatureDoesNotMatch</Code>" "answer to a tampered signature"
+}
+
+defaults_remove() {
+  aws_defaults s3 rb --force "s3://$defaults"
+  expect_not_contains "$(aws_defaults s3 ls)" "$defaults" "aws s3 ls after rb"
+}
+
 step "s3 mb, s3 ls, s3api head-bucket, get-bucket-location" make_buckets
 step "s3 cp upload of a small file with content type, metadata, standard headers" upload_small
 step "s3 cp multipart upload (20 MiB, 3 parts of 8 MB)" upload_multipart
@@ -409,3 +469,6 @@ if [ -f "$VERSIONING_MARKER" ]; then
 else
   step "versioning: delete every version, remove the bucket" remove_versioned_bucket
 fi
+step "defaults (no s3 section in the config): s3 mb, s3 cp up (20 MiB, 3 parts) and down, s3 ls" defaults_objects
+step "defaults: s3 presign GET with curl (an encoded key too), tampered URL refused" defaults_presign
+step "defaults: s3 rb --force" defaults_remove

@@ -1,6 +1,8 @@
 """boto3 against Hangar: buckets, objects (default CRC32 checksums), managed multipart upload,
 download and copy, ranges, listings with pagination, presigned GET and PUT fetched with urllib,
-deletes, and versioning. Run by run.sh, which exports the INTEROP_* variables (see lib.sh).
+deletes, and versioning; then a client made with no Config at all, as a newcomer makes it (its
+presigned URLs and POST forms are signed with Signature Version 2). Run by run.sh, which exports the
+INTEROP_* variables (see lib.sh).
 
 Every step logs botocore's requests and answers in memory; a failing step prints the last ones.
 """
@@ -18,8 +20,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zlib
+from http.client import HTTPConnection
 
 import boto3
+import urllib3
 from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 from botocore.exceptions import ClientError
@@ -32,9 +36,9 @@ RESULTS = os.environ["INTEROP_RESULTS"]
 DEBUG = os.environ.get("INTEROP_DEBUG") == "1"
 MIB = 1024 * 1024
 
-# Path-style, us-east-1, SigV4 everywhere (boto3 presigns with SigV2 unless told otherwise; Hangar
-# accepts SigV4 only), no retries so that every server error shows. Checksums stay at the SDK's
-# defaults (CRC32 on every upload that supports it).
+# Path-style, us-east-1, SigV4 everywhere (boto3 presigns with SigV2 unless told otherwise, which
+# the default client at the end covers), no retries so that every server error shows. Checksums stay
+# at the SDK's defaults (CRC32 on every upload that supports it).
 s3 = boto3.session.Session(
     aws_access_key_id=os.environ["INTEROP_ACCESS_KEY"],
     aws_secret_access_key=os.environ["INTEROP_SECRET_KEY"],
@@ -520,3 +524,180 @@ def remove_versioned(out):
                 s3.delete_object(Bucket=versioned, Key=entry["Key"])
     s3.delete_bucket(Bucket=versioned)
     say(out, json.dumps({"deleted": versioned}))
+
+
+# ---- a client with boto3's defaults: no Config ----
+
+# As a newcomer makes it: no signature version, addressing style or checksum setting. botocore then
+# signs requests with SigV4, addresses buckets path-style on an IP endpoint, and presigns URLs and
+# POST forms with SigV2 (its default for S3 presigning); the steps print what it produced. Retries
+# are turned off through the environment, as the aws cli's config file does, not through a Config,
+# so that a server error is still never hidden by a second attempt.
+os.environ["AWS_MAX_ATTEMPTS"] = "1"
+default_s3 = boto3.client(
+    "s3",
+    endpoint_url=ENDPOINT,
+    aws_access_key_id=os.environ["INTEROP_ACCESS_KEY"],
+    aws_secret_access_key=os.environ["INTEROP_SECRET_KEY"],
+    region_name="us-east-1",
+)
+defaults = unique("defaults")
+DEFAULT_KEY = "presigned/naïve space+plus=&~.txt"
+
+
+def plain_http(method, url, body=None, headers=None):
+    """A request with only the headers given, (status, headers, body bytes). urllib would add a form
+    Content-Type to any body, and a SigV2 presigned PUT signs the Content-Type (empty unless given)."""
+    parts = urllib.parse.urlsplit(url)
+    connection = HTTPConnection(parts.hostname, parts.port, timeout=120)
+    try:
+        connection.request(method, parts.path + (f"?{parts.query}" if parts.query else ""), body=body,
+                           headers=headers or {})
+        response = connection.getresponse()
+        answer = response.status, {name.lower(): value for name, value in response.getheaders()}, response.read()
+    finally:
+        connection.close()
+    # In the step's HTTP log beside botocore's own requests.
+    http_log.lines.append(f"plain {method} {url} {headers or {}} ({len(body or b'')} bytes) -> {answer[0]} {answer[1]}"
+                          f" {answer[2][:600] if answer[0] >= 300 else b''}")
+    return answer
+
+
+def expect_answer(out, answer, status, what, code=None):
+    """The status (and S3 error code) of a plain HTTP answer; its body is shown when it differs."""
+    actual, _, body = answer
+    if actual != status or (code and f"<Code>{code}</Code>".encode() not in body):
+        raise AssertionError(f"{what}: expected {status} {code or ''} but was {actual}: {body[:600]!r}")
+    say(out, f"ok: {what}: {actual} {code or ''}")
+
+
+def signature_version(url):
+    """("SigV2" | "SigV4" | "unknown", the names of the query parameters) of a presigned URL."""
+    names = [name for name, _ in urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query, keep_blank_values=True)]
+    if "X-Amz-Signature" in names:
+        return "SigV4", names
+    return ("SigV2" if "Signature" in names else "unknown"), names
+
+
+def tamper(url):
+    """The presigned URL with one character of its signature changed: a hex digit of a SigV4
+    X-Amz-Signature, or the first character of a SigV2 Signature once URL-decoded (base64)."""
+    head, query = url.split("?", 1)
+    params = query.split("&")
+    for index, param in enumerate(params):
+        name, _, value = param.partition("=")
+        if name == "X-Amz-Signature":
+            params[index] = f"{name}={'1' if value[0] == '0' else '0'}{value[1:]}"
+            break
+        if name == "Signature":
+            decoded = urllib.parse.unquote(value)
+            params[index] = f"{name}={urllib.parse.quote(('B' if decoded[0] == 'A' else 'A') + decoded[1:], safe='')}"
+            break
+    else:
+        raise AssertionError(f"no signature in {url}")
+    return f"{head}?{'&'.join(params)}"
+
+
+@step("default client (no Config): create_bucket, put_object, get_object, upload_file, download_file, list_objects_v2")
+def default_objects(out):
+    say(out, f"retries: {default_s3.meta.config.retries}, signature version: {default_s3.meta.config.signature_version},"
+             f" s3 settings: {default_s3.meta.config.s3}")
+    default_s3.create_bucket(Bucket=defaults)
+    body = b"put by boto3 with its defaults\n"
+    default_s3.put_object(Bucket=defaults, Key="plain.txt", Body=body)
+    sent = [line for line in http_log.lines if f"/{defaults}/plain.txt" in line or f"{defaults}." in line]
+    say(out, f"put request: {sent[:1]}")
+    expect_equal(out, default_s3.get_object(Bucket=defaults, Key="plain.txt")["Body"].read(), body, "body")
+    # The default TransferConfig: 8 MiB threshold and parts, so 20 MiB goes up in 3 parts.
+    default_s3.upload_file(BIG, defaults, "big.bin")
+    target = os.path.join(WORK, "default-big.bin")
+    default_s3.download_file(defaults, "big.bin", target)
+    same_content(out, BIG, target)
+    default_s3.put_object(Bucket=defaults, Key=DEFAULT_KEY, Body=b"encoded key")
+    listed = [entry["Key"] for entry in default_s3.list_objects_v2(Bucket=defaults)["Contents"]]
+    expect_equal(out, listed, ["big.bin", "plain.txt", DEFAULT_KEY], "keys listed")
+
+
+@step("default client: generate_presigned_url GET (an encoded key, response-content-type) fetched with urllib")
+def default_presigned_get(out):
+    url = default_s3.generate_presigned_url("get_object", Params={"Bucket": defaults, "Key": "big.bin"}, ExpiresIn=300)
+    version, names = signature_version(url)
+    say(out, url)
+    print(f"NOTICE: boto3's default presigned URL: {version}, query parameters {', '.join(names)}", flush=True)
+    answer = plain_http("GET", url)
+    expect_answer(out, answer, 200, "presigned GET")
+    expect_equal(out, hashlib.sha256(answer[2]).hexdigest(), sha256_file(BIG), "sha256 of the presigned GET")
+    url = default_s3.generate_presigned_url("get_object", Params={"Bucket": defaults, "Key": DEFAULT_KEY}, ExpiresIn=300)
+    say(out, url)
+    answer = plain_http("GET", url)
+    expect_answer(out, answer, 200, "presigned GET of a key that needs encoding")
+    expect_equal(out, answer[2], b"encoded key", "body")
+    # A sub-resource in the query: SigV2 signs response-content-type as part of the resource.
+    url = default_s3.generate_presigned_url("get_object", Params={"Bucket": defaults, "Key": "plain.txt",
+                                                                  "ResponseContentType": "text/x-presigned"},
+                                            ExpiresIn=300)
+    say(out, url)
+    answer = plain_http("GET", url)
+    expect_answer(out, answer, 200, "presigned GET with response-content-type")
+    expect_equal(out, answer[1].get("content-type"), "text/x-presigned", "response-content-type override")
+
+
+@step("default client: generate_presigned_url PUT, without and with a signed Content-Type")
+def default_presigned_put(out):
+    url = default_s3.generate_presigned_url("put_object", Params={"Bucket": defaults, "Key": "presigned/put.txt"},
+                                            ExpiresIn=300)
+    say(out, f"{signature_version(url)[0]}: {url}")
+    expect_answer(out, plain_http("PUT", url, b"uploaded through a presigned URL"), 200, "presigned PUT")
+    expect_equal(out, default_s3.get_object(Bucket=defaults, Key="presigned/put.txt")["Body"].read(),
+                 b"uploaded through a presigned URL", "body uploaded through the presigned PUT")
+    url = default_s3.generate_presigned_url("put_object", Params={"Bucket": defaults, "Key": "presigned/typed.txt",
+                                                                  "ContentType": "text/plain"}, ExpiresIn=300)
+    say(out, url)
+    expect_answer(out, plain_http("PUT", url, b"typed", {"Content-Type": "text/plain"}), 200,
+                  "presigned PUT with the Content-Type it was signed with")
+    expect_equal(out, default_s3.head_object(Bucket=defaults, Key="presigned/typed.txt")["ContentType"], "text/plain",
+                 "content type")
+
+
+@step("default client: generate_presigned_post, multipart/form-data POST of a file, read back")
+def default_presigned_post(out):
+    post = default_s3.generate_presigned_post(defaults, "post/${filename}", Fields={"Content-Type": "text/plain"},
+                                              Conditions=[{"Content-Type": "text/plain"}], ExpiresIn=300)
+    names = list(post["fields"])
+    say(out, f"url {post['url']}, fields {post['fields']}")
+    version = "SigV4" if "x-amz-signature" in names else "SigV2" if "signature" in names else "unknown"
+    print(f"NOTICE: boto3's default presigned POST: {version}, form fields {', '.join(names)}", flush=True)
+    data = b"uploaded by a browser form\n"
+    # The file comes last: S3 ignores the fields after it.
+    body, content_type = urllib3.encode_multipart_formdata(
+        list(post["fields"].items()) + [("file", ("form.txt", data, "text/plain"))])
+    expect_answer(out, plain_http("POST", post["url"], body, {"Content-Type": content_type}), 204, "POST upload")
+    got = default_s3.get_object(Bucket=defaults, Key="post/form.txt")
+    expect_equal(out, got["Body"].read(), data, "body uploaded by the POST")
+    expect_equal(out, got["ContentType"], "text/plain", "content type from the form")
+
+
+@step("default client: tampered presigned URL refused (403 SignatureDoesNotMatch)")
+def default_tampered(out):
+    url = tamper(default_s3.generate_presigned_url("get_object", Params={"Bucket": defaults, "Key": "plain.txt"},
+                                                   ExpiresIn=300))
+    say(out, url)
+    expect_answer(out, plain_http("GET", url), 403, "tampered presigned GET", "SignatureDoesNotMatch")
+
+
+@step("default client: expired presigned URL refused (403 AccessDenied)")
+def default_expired(out):
+    url = default_s3.generate_presigned_url("get_object", Params={"Bucket": defaults, "Key": "plain.txt"}, ExpiresIn=1)
+    say(out, url)
+    time.sleep(2)
+    expect_answer(out, plain_http("GET", url), 403, "expired presigned GET", "AccessDenied")
+
+
+@step("default client: delete_objects, delete_bucket")
+def default_cleanup(out):
+    keys = [{"Key": entry["Key"]} for entry in default_s3.list_objects_v2(Bucket=defaults).get("Contents", [])]
+    if keys:
+        answer = default_s3.delete_objects(Bucket=defaults, Delete={"Objects": keys})
+        assert not answer.get("Errors"), answer["Errors"]
+    default_s3.delete_bucket(Bucket=defaults)
+    expect_equal(out, error_code(default_s3.head_bucket, Bucket=defaults), "404", "HEAD of the deleted bucket")

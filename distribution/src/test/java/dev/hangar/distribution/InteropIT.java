@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The client interoperability suite ({@code interop/run.sh}): boto3, the aws cli, s3cmd and rclone,
- * installed from their package registries by {@code interop/setup.sh}, each run against the
- * packaged jar started as an operator starts it. The suite prints one line per step and fails on
- * any error; versioned steps are skipped, with a notice, while the server answers NotImplemented
- * to PutBucketVersioning.
+ * The client interoperability suite ({@code interop/run.sh}): boto3, the aws cli, s3cmd, rclone and
+ * the AWS SDK for JavaScript v3, installed from their package registries by {@code interop/setup.sh},
+ * each run against the packaged jar started as an operator starts it, with their default settings
+ * as well as configured. The suite prints one line per step and fails on any error; versioned steps
+ * are skipped, with a notice, while the server answers NotImplemented to PutBucketVersioning.
  *
  * <p>Without the clients the test fails and says how to install them, unless the system property
  * or environment variable {@code HANGAR_INTEROP=skip} is set: then it is skipped.
@@ -54,7 +54,8 @@ class InteropIT {
         if (!missing.isEmpty()) {
             String install = "the interop clients are not installed (missing: " + String.join(", ", missing)
                 + "); install them with `bash interop/setup.sh` (a Python venv in interop/.venv with boto3, the aws cli"
-                + " and s3cmd; rclone from Debian's package), or set HANGAR_INTEROP=skip to skip this test";
+                + " and s3cmd; the AWS SDK for JavaScript in interop/js/node_modules; rclone from Debian's package),"
+                + " or set HANGAR_INTEROP=skip to skip this test";
             assumeFalse(skipRequested(), install);
             throw new AssertionError(install);
         }
@@ -72,15 +73,7 @@ class InteropIT {
                 stop(suite);
             }
         } finally {
-            try {
-                if (server != null) {
-                    server.stop();
-                }
-            } finally {
-                if (dataDir != null) {
-                    PackagedServer.deleteRecursively(dataDir);
-                }
-            }
+            PackagedServer.stopAndDelete(server, dataDir);
         }
     }
 
@@ -140,8 +133,14 @@ class InteropIT {
                 missing.add(venv.resolve("bin").resolve(tool).toString());
             }
         }
-        if (onPath("rclone").isEmpty()) {
-            missing.add("rclone on the PATH");
+        for (String command : List.of("rclone", "node")) {
+            if (onPath(command).isEmpty()) {
+                missing.add(command + " on the PATH");
+            }
+        }
+        Path javascriptSdk = repository.resolve("interop/js/node_modules/@aws-sdk/client-s3/package.json");
+        if (!Files.isRegularFile(javascriptSdk)) {
+            missing.add(javascriptSdk.toString());
         }
         return missing;
     }

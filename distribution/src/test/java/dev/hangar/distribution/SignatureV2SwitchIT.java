@@ -48,15 +48,7 @@ class SignatureV2SwitchIT {
 
     @AfterEach
     void stop() throws IOException, InterruptedException {
-        try {
-            if (server != null) {
-                server.stop();
-            }
-        } finally {
-            if (dataDir != null) {
-                PackagedServer.deleteRecursively(dataDir);
-            }
-        }
+        PackagedServer.stopAndDelete(server, dataDir);
     }
 
     @Test

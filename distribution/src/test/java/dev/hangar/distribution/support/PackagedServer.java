@@ -119,6 +119,19 @@ public final class PackagedServer implements AutoCloseable {
         }
     }
 
+    /** Stops a server, if one was started, then deletes its data folder, if one was made: a test's clean-up. */
+    public static void stopAndDelete(PackagedServer server, Path dataDir) throws IOException, InterruptedException {
+        try {
+            if (server != null) {
+                server.stop();
+            }
+        } finally {
+            if (dataDir != null) {
+                deleteRecursively(dataDir);
+            }
+        }
+    }
+
     /** SIGTERM, as an operator stops it; SIGKILL if it does not exit within 30 s. */
     public void stop() throws InterruptedException {
         process.destroy();
