@@ -113,8 +113,8 @@ final class ClusteredNode implements ClusterNode {
                         (self, server, client, layouts, addresses) -> {
                             ReplicatedTable table = new ReplicatedTable(
                                     tableConfig, self, layouts::current, client, server, addresses, localTable);
-                            AntiEntropy antiEntropy = new AntiEntropy(
-                                    tableConfig, self, layouts::current, client, server, addresses, localTable);
+                            AntiEntropy antiEntropy = new AntiEntropy(tableConfig, self, layouts::current, client,
+                                    server, addresses, localTable, table.clock());
                             ReplicatedBlockStore blocks = new ReplicatedBlockStore(self, layouts::current, localBlocks,
                                     client, server, addresses, replication, dataDir.resolve("cluster").resolve("resync"));
                             services.set(new Services(table, antiEntropy, blocks));

@@ -42,23 +42,30 @@ public final class AntiEntropy implements AutoCloseable {
     private final RpcClient client;
     private final Function<NodeId, InetSocketAddress> addresses;
     private final LocalTable local;
+    private final HybridLogicalClock clock;
     private final ExecutorService localExecutor = Executors.newVirtualThreadPerTaskExecutor();
     private @Nullable ScheduledExecutorService scheduler;
 
-    /** Anti-entropy for the table named in {@code config}; registers its methods on {@code server}. */
+    /**
+     * Anti-entropy for the table named in {@code config}; registers its methods on {@code server}.
+     * {@code clock} is the table's: entries it would refuse as too far ahead are not merged here either.
+     */
     public AntiEntropy(TableConfig config, NodeId self, Supplier<ClusterLayout> layout, RpcClient client,
-            RpcServer server, Function<NodeId, InetSocketAddress> addresses, LocalTable local) {
+            RpcServer server, Function<NodeId, InetSocketAddress> addresses, LocalTable local,
+            HybridLogicalClock clock) {
         this.config = config;
         this.self = self;
         this.layout = layout;
         this.client = client;
         this.addresses = addresses;
         this.local = local;
+        this.clock = clock;
         server.register(config.method("summary"), (from, payload) ->
                 CompletableFuture.completedFuture(Wire.summary(PartitionSummary.of(local, Wire.partition(payload)))));
         server.register(config.method("leaves"), (from, payload) -> {
             Wire.LeavesRequest request = Wire.leavesRequest(payload);
             // Read before merging: what the caller sent it already has.
+            request.entries().forEach(entry -> clock.check(entry.timestamp()));
             List<Entry> ours = entriesOfLeaves(request.partition(), request.leaves());
             request.entries().forEach(local::merge);
             return CompletableFuture.completedFuture(Wire.entries(ours));
@@ -116,6 +123,7 @@ public final class AntiEntropy implements AutoCloseable {
                                     Wire.leavesRequest(partition, leaves, mine), config.timeout())
                             .thenApplyAsync(payload -> {
                                 List<Entry> received = Wire.entries(payload);
+                                received.forEach(entry -> clock.check(entry.timestamp()));
                                 received.forEach(local::merge);
                                 return new SyncStats(1, 1, leaves.length, mine.size(), received.size(), 0);
                             }, localExecutor);

@@ -70,7 +70,12 @@ public final class ReplicatedTable implements AutoCloseable {
         this.clock = clock;
         // Server handlers run on virtual threads: blocking on RocksDB there is fine.
         server.register(config.method("merge"), (from, payload) -> {
-            for (Entry entry : Wire.entries(payload)) {
+            List<Entry> entries = Wire.entries(payload);
+            // All or nothing: a batch with one timestamp from the far future is refused whole.
+            for (Entry entry : entries) {
+                clock.check(entry.timestamp());
+            }
+            for (Entry entry : entries) {
                 mergeLocally(entry);
             }
             return CompletableFuture.completedFuture(EMPTY);
@@ -223,7 +228,7 @@ public final class ReplicatedTable implements AutoCloseable {
         return QuorumCall.<Optional<Entry>>run("get", replicas, config.readQuorum(), config.readQuorum(), self, node ->
                         node.equals(self)
                                 ? CompletableFuture.supplyAsync(() -> local.get(partitionKey, sortKey), localExecutor)
-                                : call(node, "get", payload).thenApply(Wire::optionalEntry))
+                                : call(node, "get", payload).thenApply(reply -> checked(Wire.optionalEntry(reply))))
                 .thenApply(answers -> {
                     rounds.record("get", answers.rounds());
                     tally.addMetadata(answers.rounds());
@@ -259,7 +264,7 @@ public final class ReplicatedTable implements AutoCloseable {
         return QuorumCall.<List<Entry>>run("range", replicas, config.readQuorum(), config.readQuorum(), self, node ->
                         node.equals(self)
                                 ? CompletableFuture.supplyAsync(() -> local.range(partitionKey, fromSortKey, limit), localExecutor)
-                                : call(node, "range", payload).thenApply(Wire::entries))
+                                : call(node, "range", payload).thenApply(reply -> checked(Wire.entries(reply))))
                 .thenApply(answers -> {
                     rounds.record("range", answers.rounds());
                     tally.addMetadata(answers.rounds());
@@ -310,6 +315,18 @@ public final class ReplicatedTable implements AutoCloseable {
     /** Deletes local tombstones older than the GC delay; returns how many. Blocks on disk. */
     public int purgeTombstones() {
         return local.purgeTombstonesBefore(clock.physicalMillis() - config.tombstoneGcDelay().toMillis());
+    }
+
+    // A replica's answer with a timestamp too far ahead counts as a failed answer: the read takes
+    // the others, and never repairs anyone with it nor moves this node's clock.
+    private Optional<Entry> checked(Optional<Entry> answer) {
+        answer.ifPresent(entry -> clock.check(entry.timestamp()));
+        return answer;
+    }
+
+    private List<Entry> checked(List<Entry> answer) {
+        answer.forEach(entry -> clock.check(entry.timestamp()));
+        return answer;
     }
 
     private List<NodeId> replicasOf(byte[] partitionKey) {

@@ -7,7 +7,12 @@
  * every object of a bucket) lives on one replica set and a listing is a range scan on one node.
  * Entries are state-based CRDTs: a replica merges whatever it receives with last-writer-wins on a
  * {@link dev.hangar.cluster.table.Timestamp hybrid logical timestamp}, so replicas converge whatever
- * the order in which writes, read repairs and anti-entropy exchanges reach them.
+ * the order in which writes, read repairs and anti-entropy exchanges reach them. Last writer wins
+ * also means that one entry stamped far in the future would win every later write of its key, so
+ * every way an entry arrives from another node (a write, an answer to a read, anti-entropy) refuses
+ * timestamps further ahead of the local clock than the {@link
+ * dev.hangar.cluster.table.HybridLogicalClock}'s bound, with {@link
+ * dev.hangar.cluster.table.FutureTimestampException}.
  *
  * <p>{@link dev.hangar.cluster.table.ReplicatedTable} writes to every replica and answers at write
  * quorum, reads at read quorum and repairs the stale replicas it met; {@link

@@ -77,7 +77,8 @@ final class MetaCluster implements AutoCloseable {
             server = new RpcServer(id, RpcConfig.defaults(), faults, null);
             client = new RpcClient(id, RpcConfig.defaults(), faults);
             table = new ReplicatedTable(config, id, () -> layout, client, server, addresses::get, local);
-            antiEntropy = new AntiEntropy(config, id, () -> layout, client, server, addresses::get, local);
+            antiEntropy =
+                    new AntiEntropy(config, id, () -> layout, client, server, addresses::get, local, table.clock());
             addresses.put(id, server.start("127.0.0.1", 0));
         }
 

@@ -2,7 +2,10 @@ package dev.hangar.cluster.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.hangar.cluster.layout.NodeId;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +47,29 @@ class HybridLogicalClockTest {
         // Once physical time passes the received one, timestamps follow physical time again.
         physical.set(6_000);
         assertThat(clock.now()).isEqualTo(new Timestamp(6_000, 0, A));
+    }
+
+    @Test
+    void refusesTimestampsFurtherAheadThanTheBoundAndKeepsWorking() {
+        AtomicLong physical = new AtomicLong(1_000_000);
+        HybridLogicalClock clock = new HybridLogicalClock(A, physical::get, Duration.ofMinutes(1));
+        Timestamp before = clock.now();
+
+        for (Timestamp far : new Timestamp[] {
+                new Timestamp(1_000_000 + 60_001, 0, B), new Timestamp(Long.MAX_VALUE, Integer.MAX_VALUE, B)}) {
+            assertThatThrownBy(() -> clock.update(far))
+                    .isInstanceOf(FutureTimestampException.class)
+                    .hasMessageContaining("ahead of the clock of node a");
+            assertThatThrownBy(() -> clock.check(far)).isInstanceOf(FutureTimestampException.class);
+        }
+        // Nothing was taken in: the clock goes on from where it was.
+        assertThat(clock.last()).isEqualTo(before);
+        assertThat(clock.now()).isEqualTo(new Timestamp(1_000_000, 1, A));
+
+        // Up to the bound, a clock ahead of ours is followed as before.
+        Timestamp ahead = new Timestamp(1_000_000 + 60_000, 3, B);
+        clock.update(ahead);
+        assertThat(clock.now()).isGreaterThan(ahead);
     }
 
     @Test

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.rpc.RpcPeer;
+import dev.hangar.cluster.rpc.RpcRemoteException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +14,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -222,5 +226,57 @@ class ReplicatedTableTest {
             assertThat(node.table().purgeTombstones()).isEqualTo(1);
             assertThat(node.local().get(b("bucket"), b("k"))).isEmpty();
         }
+    }
+
+    /**
+     * A peer that sends an entry stamped far in the future (a clock set years ahead, or a forged
+     * Long.MAX_VALUE) gets an error; the receiving node neither stores the entry nor moves its clock,
+     * and writes through it keep working.
+     */
+    @Test
+    void refusesEntriesFromTheFarFutureAndKeepsWriting() throws Exception {
+        NodeId b = new NodeId("b");
+        RpcPeer toB = new RpcPeer(b, cluster.addresses.get(b));
+        long now = System.currentTimeMillis();
+        Entry[] forged = {
+            Entry.of(b("bucket"), b("k"), b("from the future"), new Timestamp(Long.MAX_VALUE, 0, new NodeId("a"))),
+            Entry.of(b("bucket"), b("k"), b("an hour ahead"), new Timestamp(now + 3_600_000, 0, new NodeId("a")))};
+        for (Entry entry : forged) {
+            for (String method : List.of("merge", "swap")) {
+                CompletableFuture<byte[]> call = cluster.node("a").client.call(toB, "table.test." + method,
+                        Wire.entries(List.of(entry)), Duration.ofSeconds(5));
+                assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
+                        .isInstanceOf(ExecutionException.class)
+                        .cause().isInstanceOf(RpcRemoteException.class)
+                        .hasMessageContaining("FutureTimestampException");
+            }
+        }
+        assertThat(local("b").get(b("bucket"), b("k"))).isEmpty();
+        assertThat(table("b").clock().last().wall()).isLessThan(System.currentTimeMillis() + 60_000);
+
+        table("b").put(b("bucket"), b("k"), b("written after")).join();
+        assertThat(valueOf(table("c").get(b("bucket"), b("k")).join())).isEqualTo("written after");
+    }
+
+    /**
+     * A replica that holds a far-future entry (stored before the bound existed) counts as a failed
+     * answer: reads take the other replicas, anti-entropy does not spread it, and the clocks of the
+     * nodes that meet it stay put.
+     */
+    @Test
+    void aReplicaHoldingAFarFutureEntryDoesNotSpreadIt() throws InterruptedException {
+        table("a").put(b("bucket"), b("k"), b("good")).join();
+        await("every replica has the write", () -> valueOf(local("c").get(b("bucket"), b("k"))).equals("good"));
+        local("c").merge(Entry.of(b("bucket"), b("k"), b("bad"), new Timestamp(Long.MAX_VALUE, 0, new NodeId("c"))));
+
+        for (String node : List.of("a", "b")) {
+            // Reads ask closest first; whether c's answer is among those taken or fails, "good" wins.
+            assertThat(valueOf(table(node).get(b("bucket"), b("k")).join())).isEqualTo("good");
+            assertThat(table(node).clock().last().wall()).isLessThan(System.currentTimeMillis() + 60_000);
+        }
+        SyncStats stats = cluster.node("a").antiEntropy().syncWith(new NodeId("c")).join();
+        assertThat(stats.failures()).isPositive();
+        assertThat(valueOf(local("a").get(b("bucket"), b("k")))).isEqualTo("good");
+        assertThat(valueOf(local("b").get(b("bucket"), b("k")))).isEqualTo("good");
     }
 }
