@@ -3,6 +3,7 @@ package dev.hangar.cluster;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.membership.ClusterIdentity;
 import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.LayoutManager;
 import dev.hangar.cluster.membership.Membership;
@@ -17,6 +18,7 @@ import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcConfig;
 import dev.hangar.cluster.rpc.RpcPeer;
+import dev.hangar.cluster.rpc.RpcSecurity;
 import dev.hangar.cluster.rpc.RpcServer;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -32,12 +34,14 @@ import org.jspecify.annotations.Nullable;
  * discovery through the seeds, failure detection) and {@link LayoutManager} (the current layout,
  * staged changes, convergence on the newest layout, bootstrap).
  *
- * <p><b>Control plane only.</b> Nodes find each other, detect failures and agree on a layout, but
- * no data follows the layout yet: each node still serves its own local metadata and blocks.
+ * <p>Every RPC connection, in and out, is authenticated with the cluster secret of the settings
+ * (inside TLS when configured) and the cluster id kept in the data directory ({@link
+ * ClusterIdentity}), before any request passes.
  */
 public final class ClusterControl implements AutoCloseable {
     private final ClusterSettings settings;
     private final NodeId self;
+    private final ClusterIdentity clusterIds;
     private final InetSocketAddress address;
     private final RpcServer server;
     private final RpcClient client;
@@ -45,10 +49,11 @@ public final class ClusterControl implements AutoCloseable {
     private final Membership membership;
     private final NetworkFaults faults;
 
-    private ClusterControl(ClusterSettings settings, NodeId self, InetSocketAddress address, RpcServer server,
-            RpcClient client, LayoutManager layouts, Membership membership, NetworkFaults faults) {
+    private ClusterControl(ClusterSettings settings, NodeId self, ClusterIdentity clusterIds, InetSocketAddress address,
+            RpcServer server, RpcClient client, LayoutManager layouts, Membership membership, NetworkFaults faults) {
         this.settings = settings;
         this.self = self;
+        this.clusterIds = clusterIds;
         this.address = address;
         this.server = server;
         this.client = client;
@@ -92,13 +97,22 @@ public final class ClusterControl implements AutoCloseable {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(timing, "timing");
         NodeId id = NodeIdentity.loadOrCreate(dataDir, settings.nodeId());
+        ClusterIdentity clusterIds = ClusterIdentity.load(dataDir);
         RpcConfig rpc = RpcConfig.defaults();
+        RpcSecurity security = new RpcSecurity(settings.secret(), settings.tls(), clusterIds::value);
         NetworkFaults faults = new NetworkFaults();
-        RpcClient client = new RpcClient(id, rpc, faults);
-        RpcServer server = new RpcServer(id, rpc, faults, null);
+        RpcClient client = new RpcClient(id, rpc, security, faults);
+        RpcServer server;
+        try {
+            server = new RpcServer(id, rpc, security, faults, null);
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
         LayoutManager layouts = null;
         try {
-            layouts = new LayoutManager(dataDir, id, settings.replicationFactor(), settings.bootstrapExpect(), client);
+            layouts = new LayoutManager(dataDir, id, settings.replicationFactor(), settings.bootstrapExpect(), client,
+                    clusterIds);
             layouts.register(server);
             AtomicReference<Membership> joined = new AtomicReference<>();
             services.install(id, server, client, layouts, node -> resolve(joined.get(), id, server, node));
@@ -118,7 +132,7 @@ public final class ClusterControl implements AutoCloseable {
             membership.register(server);
             joined.set(membership);
             membership.start();
-            return new ClusterControl(settings, id, advertised, server, client, layouts, membership, faults);
+            return new ClusterControl(settings, id, clusterIds, advertised, server, client, layouts, membership, faults);
         } catch (RuntimeException e) {
             if (layouts != null) {
                 layouts.close();
@@ -147,6 +161,11 @@ public final class ClusterControl implements AutoCloseable {
 
     public ClusterSettings settings() {
         return settings;
+    }
+
+    /** The id of the cluster this node belongs to; "" until it formed or joined one. */
+    public String clusterId() {
+        return clusterIds.value();
     }
 
     /** Where other nodes reach this one's RPC server (the advertised address). */

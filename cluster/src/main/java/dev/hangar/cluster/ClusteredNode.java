@@ -10,6 +10,7 @@ import dev.hangar.cluster.meta.ReplicatedMetadataStore;
 import dev.hangar.cluster.replication.ReplicatedBlockStore;
 import dev.hangar.cluster.replication.ReplicationConfig;
 import dev.hangar.cluster.table.AntiEntropy;
+import dev.hangar.cluster.table.HybridLogicalClock;
 import dev.hangar.cluster.table.ReplicatedTable;
 import dev.hangar.cluster.table.RocksDbLocalTable;
 import dev.hangar.cluster.table.TableConfig;
@@ -111,8 +112,9 @@ final class ClusteredNode implements ClusterNode {
             try {
                 control = ClusterControl.start(settings, dataDir, timing,
                         (self, server, client, layouts, addresses) -> {
-                            ReplicatedTable table = new ReplicatedTable(
-                                    tableConfig, self, layouts::current, client, server, addresses, localTable);
+                            ReplicatedTable table = new ReplicatedTable(tableConfig, self, layouts::current, client,
+                                    server, addresses, localTable,
+                                    new HybridLogicalClock(self, settings.maxClockSkew()));
                             AntiEntropy antiEntropy = new AntiEntropy(tableConfig, self, layouts::current, client,
                                     server, addresses, localTable, table.clock());
                             ReplicatedBlockStore blocks = new ReplicatedBlockStore(self, layouts::current, localBlocks,

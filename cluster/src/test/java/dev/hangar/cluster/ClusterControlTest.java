@@ -12,6 +12,7 @@ import dev.hangar.cluster.membership.Consistency;
 import dev.hangar.cluster.membership.MembershipTiming;
 import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.membership.StaleLayoutException;
+import dev.hangar.cluster.rpc.ClusterSecret;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +40,8 @@ class ClusterControlTest {
 
     private ClusterControl start(String id, List<InetSocketAddress> seeds) {
         ClusterSettings settings = new ClusterSettings(id, "default", 1, "127.0.0.1", 0, null, seeds, 3,
-                Consistency.CONSISTENT, 3);
+                Consistency.CONSISTENT, 3, ClusterSecret.of("control-test-secret-0123456789"), null,
+                ClusterSettings.DEFAULT_MAX_CLOCK_SKEW);
         ClusterControl control = ClusterControl.start(settings, dir.resolve(id), FAST);
         controls.add(control);
         return control;

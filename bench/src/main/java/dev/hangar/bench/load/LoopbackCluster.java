@@ -8,9 +8,11 @@ import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
 import dev.hangar.cluster.replication.ReplicatedBlockStore;
 import dev.hangar.cluster.replication.ReplicationConfig;
+import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcConfig;
+import dev.hangar.cluster.rpc.RpcSecurity;
 import dev.hangar.cluster.rpc.RpcServer;
 import dev.hangar.cluster.table.ReplicatedTable;
 import dev.hangar.cluster.table.RocksDbLocalTable;
@@ -18,8 +20,10 @@ import dev.hangar.cluster.table.TableConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +49,9 @@ final class LoopbackCluster implements AutoCloseable {
     }
 
     final NetworkFaults faults = new NetworkFaults();
+    // A fresh secret per run: the nodes authenticate their connections as real ones do.
+    private final RpcSecurity security = RpcSecurity.of(ClusterSecret.of(
+            HexFormat.of().formatHex(new SecureRandom().generateSeed(16))));
     final ClusterLayout layout;
     private final Map<NodeId, InetSocketAddress> addresses = new ConcurrentHashMap<>();
     private final Map<NodeId, Node> nodes = new LinkedHashMap<>();
@@ -77,8 +84,8 @@ final class LoopbackCluster implements AutoCloseable {
         throws InterruptedException, IOException {
         NodeId id = role.id();
         RocksDbLocalTable local = RocksDbLocalTable.open(dir.resolve(id.value()), layout.partitions());
-        RpcServer server = new RpcServer(id, RpcConfig.defaults(), faults, null);
-        RpcClient client = new RpcClient(id, RpcConfig.defaults(), faults);
+        RpcServer server = new RpcServer(id, RpcConfig.defaults(), security, faults, null);
+        RpcClient client = new RpcClient(id, RpcConfig.defaults(), security, faults);
         // Both register their handlers on the server, which must therefore start after them.
         ReplicatedTable table = new ReplicatedTable(tableConfig, id, () -> layout, client, server, this::address, local);
         BlockStore localBlocks = role.isStorage() ? BlockStores.inMemory() : null;

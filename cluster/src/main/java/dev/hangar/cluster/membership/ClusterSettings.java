@@ -1,9 +1,12 @@
 package dev.hangar.cluster.membership;
 
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.rpc.ClusterSecret;
+import dev.hangar.cluster.rpc.RpcTls;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -25,6 +28,11 @@ import org.jspecify.annotations.Nullable;
  * @param consistency quorum sizes
  * @param bootstrapExpect when positive, the first layout forms by itself once this many storage nodes
  *     know each other
+ * @param secret the secret every node of the cluster shares, which every RPC connection must prove
+ *     knowledge of; its {@code toString} shows nothing of it
+ * @param tls TLS on the RPC port, or null for none
+ * @param maxClockSkew how far ahead of this node's clock a timestamp from another node may be; one
+ *     further ahead is refused rather than pulling this node's clock into the future
  */
 public record ClusterSettings(
         @Nullable String nodeId,
@@ -36,11 +44,15 @@ public record ClusterSettings(
         List<InetSocketAddress> seeds,
         int replicationFactor,
         Consistency consistency,
-        int bootstrapExpect) {
+        int bootstrapExpect,
+        ClusterSecret secret,
+        @Nullable RpcTls tls,
+        Duration maxClockSkew) {
 
     public static final String DEFAULT_ZONE = "default";
     public static final int DEFAULT_RPC_PORT = 3901;
     public static final int DEFAULT_REPLICATION_FACTOR = 3;
+    public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofMinutes(1);
 
     public ClusterSettings {
         if (nodeId != null) {
@@ -66,42 +78,59 @@ public record ClusterSettings(
         if (bootstrapExpect < 0) {
             throw new IllegalArgumentException("bootstrap-expect must not be negative: " + bootstrapExpect);
         }
+        Objects.requireNonNull(secret, "a cluster node needs the cluster secret");
+        if (maxClockSkew.isNegative() || maxClockSkew.isZero()) {
+            throw new IllegalArgumentException("max clock skew must be positive: " + maxClockSkew);
+        }
     }
 
-    /** A cluster of one: generated id, default zone, capacity 1, no seeds, replication factor 3, consistent. */
-    public static ClusterSettings defaults() {
+    /**
+     * A cluster of one with {@code secret}: generated id, default zone, capacity 1, no seeds, replication
+     * factor 3, consistent, no TLS, a minute of clock skew.
+     */
+    public static ClusterSettings defaults(ClusterSecret secret) {
         return new ClusterSettings(null, DEFAULT_ZONE, 1, "0.0.0.0", DEFAULT_RPC_PORT, null, List.of(),
-                DEFAULT_REPLICATION_FACTOR, Consistency.CONSISTENT, 0);
+                DEFAULT_REPLICATION_FACTOR, Consistency.CONSISTENT, 0, secret, null, DEFAULT_MAX_CLOCK_SKEW);
     }
 
     public ClusterSettings withNodeId(@Nullable String id) {
         return new ClusterSettings(id, zone, capacity, rpcBindAddress, rpcPort, advertisedAddress, seeds,
-                replicationFactor, consistency, bootstrapExpect);
+                replicationFactor, consistency, bootstrapExpect, secret, tls, maxClockSkew);
     }
 
     public ClusterSettings withRole(String newZone, long newCapacity) {
         return new ClusterSettings(nodeId, newZone, newCapacity, rpcBindAddress, rpcPort, advertisedAddress, seeds,
-                replicationFactor, consistency, bootstrapExpect);
+                replicationFactor, consistency, bootstrapExpect, secret, tls, maxClockSkew);
     }
 
     public ClusterSettings withRpc(String bindAddress, int port) {
         return new ClusterSettings(nodeId, zone, capacity, bindAddress, port, advertisedAddress, seeds,
-                replicationFactor, consistency, bootstrapExpect);
+                replicationFactor, consistency, bootstrapExpect, secret, tls, maxClockSkew);
     }
 
     public ClusterSettings withSeeds(List<InetSocketAddress> newSeeds) {
         return new ClusterSettings(nodeId, zone, capacity, rpcBindAddress, rpcPort, advertisedAddress, newSeeds,
-                replicationFactor, consistency, bootstrapExpect);
+                replicationFactor, consistency, bootstrapExpect, secret, tls, maxClockSkew);
     }
 
     public ClusterSettings withReplication(int factor, Consistency mode) {
         return new ClusterSettings(nodeId, zone, capacity, rpcBindAddress, rpcPort, advertisedAddress, seeds,
-                factor, mode, bootstrapExpect);
+                factor, mode, bootstrapExpect, secret, tls, maxClockSkew);
     }
 
     public ClusterSettings withBootstrapExpect(int nodes) {
         return new ClusterSettings(nodeId, zone, capacity, rpcBindAddress, rpcPort, advertisedAddress, seeds,
-                replicationFactor, consistency, nodes);
+                replicationFactor, consistency, nodes, secret, tls, maxClockSkew);
+    }
+
+    public ClusterSettings withTls(@Nullable RpcTls settings) {
+        return new ClusterSettings(nodeId, zone, capacity, rpcBindAddress, rpcPort, advertisedAddress, seeds,
+                replicationFactor, consistency, bootstrapExpect, secret, settings, maxClockSkew);
+    }
+
+    public ClusterSettings withMaxClockSkew(Duration skew) {
+        return new ClusterSettings(nodeId, zone, capacity, rpcBindAddress, rpcPort, advertisedAddress, seeds,
+                replicationFactor, consistency, bootstrapExpect, secret, tls, skew);
     }
 
     /**

@@ -13,15 +13,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The payload of a {@code membership.ping} and of its answer: the sender, its layout digest, and the
- * peers it knows.
+ * The payload of a {@code membership.ping} and of its answer: the sender, its cluster id ("" before
+ * it has one), its layout digest, and the peers it knows.
  *
- * <p>Format 1, big-endian: format byte, sender, layout version (long), layout hash (long), peer count
- * (int), peers; each node as id (UTF), zone (UTF), capacity (long), host (UTF), port (unsigned
- * short). Hosts travel as text, so a name that only resolves on the receiving side still works.
+ * <p>Format 2, big-endian: format byte, sender, cluster id (UTF), layout version (long), layout hash
+ * (long), peer count (int), peers; each node as id (UTF), zone (UTF), capacity (long), host (UTF),
+ * port (unsigned short). Hosts travel as text, so a name that only resolves on the receiving side
+ * still works. (Format 1 had no cluster id; nodes of that format cannot pass the RPC handshake
+ * anyway.)
  */
-public record GossipMessage(PeerInfo sender, LayoutDigest layout, List<PeerInfo> peers) {
-    public static final byte FORMAT = 1;
+public record GossipMessage(PeerInfo sender, String clusterId, LayoutDigest layout, List<PeerInfo> peers) {
+    public static final byte FORMAT = 2;
 
     /** More peers than any cluster this design serves; guards against a corrupt count. */
     private static final int MAX_PEERS = 1 << 16;
@@ -35,6 +37,7 @@ public record GossipMessage(PeerInfo sender, LayoutDigest layout, List<PeerInfo>
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(FORMAT);
             write(out, sender);
+            out.writeUTF(clusterId);
             out.writeLong(layout.version());
             out.writeLong(layout.hash());
             out.writeInt(peers.size());
@@ -55,6 +58,7 @@ public record GossipMessage(PeerInfo sender, LayoutDigest layout, List<PeerInfo>
                 throw new IllegalArgumentException("unknown gossip format " + format + ", this node reads " + FORMAT);
             }
             PeerInfo sender = read(in);
+            String clusterId = in.readUTF();
             LayoutDigest layout = new LayoutDigest(in.readLong(), in.readLong());
             int count = in.readInt();
             if (count < 0 || count > MAX_PEERS) {
@@ -67,7 +71,7 @@ public record GossipMessage(PeerInfo sender, LayoutDigest layout, List<PeerInfo>
             if (in.read() != -1) {
                 throw new IllegalArgumentException("trailing bytes after gossip message");
             }
-            return new GossipMessage(sender, layout, peers);
+            return new GossipMessage(sender, clusterId, layout, peers);
         } catch (EOFException e) {
             throw new IllegalArgumentException("truncated gossip message", e);
         } catch (IOException e) {

@@ -39,7 +39,17 @@ import java.util.logging.Logger;
  * <p>With {@code bootstrapExpect = N}, a node with no layout yet (version 0) that sees N storage nodes
  * UP, itself included, and has the smallest id among the nodes UP, plans and applies the first
  * layout from all their roles. Should two nodes still both do it (each missing the other), their
- * two version-1 layouts differ in hash and everyone converges on the same one of them.
+ * two version-1 layouts differ in hash; without cluster ids everyone would converge on one of them,
+ * but each of the two nodes has made a cluster id of its own, so they form two clusters that refuse
+ * each other (see {@link ClusterIdentity}). Starting exactly the expected storage nodes, as the docs
+ * say, rules this out: only the smallest id can then see N nodes UP with none smaller.
+ *
+ * <p>The node that forms a first layout (by bootstrap or by an apply) also makes the cluster id,
+ * kept in {@link ClusterIdentity}; others take it from gossip ({@link #heardClusterId}).
+ *
+ * <p>Layouts from other nodes are fetched only from authenticated peers (every RPC connection is),
+ * must be the layout the peer announced, and must pass {@link LayoutCheck}; a rejected one is logged
+ * and not fetched again for {@link #REJECTED_RETRY}.
  */
 public final class LayoutManager implements LayoutGossip, AutoCloseable {
     /** The RPC method that returns the sender's current layout; the request payload is empty. */
@@ -49,14 +59,18 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(LayoutManager.class.getName());
     private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(5);
+    /** A rejected layout may become acceptable (a node it names becomes known), but must not flood the log. */
+    static final Duration REJECTED_RETRY = Duration.ofSeconds(10);
 
     private final Path file;
     private final NodeId self;
     private final int replicationFactor;
     private final int bootstrapExpect;
     private final RpcClient client;
+    private final ClusterIdentity clusterIds;
     private final ExecutorService adopter;
     private final Set<LayoutDigest> fetching = ConcurrentHashMap.newKeySet();
+    private final Map<LayoutDigest, Long> rejected = new ConcurrentHashMap<>();
     private final List<Consumer<ClusterLayout>> listeners = new CopyOnWriteArrayList<>();
     private final Map<NodeId, NodeRole> stagedRoles = new TreeMap<>();
     private final Set<NodeId> stagedRemovals = new HashSet<>();
@@ -65,9 +79,11 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
 
     /**
      * Loads the layout kept in {@code dataDir}, or starts from the empty one (version 0). New layouts
-     * are planned with {@code replicationFactor}; {@code client} fetches others' layouts.
+     * are planned with {@code replicationFactor}; {@code client} fetches others' layouts; {@code
+     * clusterIds} is the cluster id kept beside the layout.
      */
-    public LayoutManager(Path dataDir, NodeId self, int replicationFactor, int bootstrapExpect, RpcClient client) {
+    public LayoutManager(Path dataDir, NodeId self, int replicationFactor, int bootstrapExpect, RpcClient client,
+            ClusterIdentity clusterIds) {
         if (bootstrapExpect < 0) {
             throw new IllegalArgumentException("bootstrap-expect must not be negative: " + bootstrapExpect);
         }
@@ -76,6 +92,7 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
         this.replicationFactor = replicationFactor;
         this.bootstrapExpect = bootstrapExpect;
         this.client = client;
+        this.clusterIds = clusterIds;
         this.current = load(file, replicationFactor);
         this.digest = LayoutDigest.of(current);
         // One thread: adoptions happen one at a time, and their disk writes stay off the I/O threads.
@@ -138,7 +155,9 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
             current.roles().forEach(r -> roles.put(r.id(), r));
             roles.putAll(stagedRoles);
             stagedRemovals.forEach(roles::remove);
-            planned = install(plan(new ArrayList<>(roles.values())));
+            ClusterLayout next = plan(new ArrayList<>(roles.values()));
+            clusterIds.establish();
+            planned = install(next);
             stagedRoles.clear();
             stagedRemovals.clear();
         }
@@ -152,9 +171,20 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
     }
 
     @Override
-    public void announced(RpcPeer peer, LayoutDigest announced) {
+    public String clusterId() {
+        return clusterIds.value();
+    }
+
+    @Override
+    public void heardClusterId(NodeId peer, String id) {
+        clusterIds.heard(id, peer);
+    }
+
+    @Override
+    public void announced(RpcPeer peer, LayoutDigest announced, Set<NodeId> members) {
         // Version 0 is every node's empty layout: nothing to fetch even if settings made it differ.
-        if (announced.version() == 0 || !announced.isNewerThan(digest) || !fetching.add(announced)) {
+        if (announced.version() == 0 || !announced.isNewerThan(digest) || recentlyRejected(announced)
+                || !fetching.add(announced)) {
             return;
         }
         client.call(peer, FETCH, new byte[0], FETCH_TIMEOUT)
@@ -166,12 +196,33 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
                         return;
                     }
                     try {
-                        adopt(LayoutCodec.decode(bytes));
+                        ClusterLayout layout = LayoutCodec.decode(bytes);
+                        if (!LayoutDigest.of(layout).equals(announced)) {
+                            throw new RejectedLayoutException("it is version " + layout.version()
+                                    + ", not the layout the node announced");
+                        }
+                        adopt(layout, members);
+                    } catch (IllegalArgumentException e) {
+                        rejected.put(announced, System.nanoTime());
+                        LOG.warning(() -> self + " rejected layout version " + announced.version() + " from "
+                                + peer.id() + " at " + peer.address() + ": " + e.getMessage());
                     } catch (RuntimeException e) {
                         LOG.log(Level.WARNING, self + " could not adopt layout " + announced.version() + " from "
                                 + peer.id(), e);
                     }
                 }, adopter);
+    }
+
+    private boolean recentlyRejected(LayoutDigest announced) {
+        Long at = rejected.get(announced);
+        if (at == null) {
+            return false;
+        }
+        if (System.nanoTime() - at < REJECTED_RETRY.toNanos()) {
+            return true;
+        }
+        rejected.remove(announced);
+        return false;
     }
 
     @Override
@@ -190,18 +241,26 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
             if (current.version() != 0) {
                 return;
             }
-            first = install(plan(up.stream().map(PeerStatus::role).toList()));
+            ClusterLayout planned = plan(up.stream().map(PeerStatus::role).toList());
+            clusterIds.establish();
+            first = install(planned);
         }
         LOG.info(() -> self + " bootstrapped layout version 1 with " + up.size() + " nodes");
         notifyListeners(first);
     }
 
-    /** Makes {@code layout} current if it is newer than the current one; false if it is not. */
-    public boolean adopt(ClusterLayout layout) {
+    /**
+     * Makes {@code layout}, from another node, current if it is newer than the current one; false if
+     * it is not. {@code members} are the nodes membership knows, this one included.
+     *
+     * @throws RejectedLayoutException if it breaks a rule of {@link LayoutCheck}
+     */
+    public boolean adopt(ClusterLayout layout, Set<NodeId> members) {
         synchronized (this) {
             if (!LayoutDigest.of(layout).isNewerThan(digest)) {
                 return false;
             }
+            LayoutCheck.requireAcceptable(layout, current, members, replicationFactor);
             install(layout);
         }
         LOG.fine(() -> self + " adopted layout version " + layout.version());

@@ -143,7 +143,7 @@ public final class Membership implements AutoCloseable {
             String key = key(seed);
             if (!known.contains(key) && !ownSeeds.contains(key) && !key.equals(key(self.address()))) {
                 // A seed's id is unknown until it answers; the placeholder only names the call.
-                ping(new RpcPeer(new NodeId("seed:" + key), seed));
+                ping(RpcPeer.seed(seed));
             }
         }
         Instant now = clock.instant();
@@ -186,6 +186,13 @@ public final class Membership implements AutoCloseable {
             ownSeeds.add(key(called.address()));
             return;
         }
+        try {
+            layouts.heardClusterId(sender.id(), message.clusterId());
+        } catch (ClusterMismatchException e) {
+            // A node of another cluster that knows our secret: it must not become a peer.
+            LOG.warning(() -> "ignoring the ping answer of " + called.address() + ": " + e.getMessage());
+            return;
+        }
         Instant now = clock.instant();
         // The answer comes from the node itself: its own word on its address beats anyone's gossip.
         update(sender.id(), p -> (p == null ? fresh(sender, message.layout().version(), now) : p)
@@ -201,6 +208,12 @@ public final class Membership implements AutoCloseable {
             throw new IllegalArgumentException("ping from " + from + " claims to come from " + sender.id());
         }
         if (!sender.id().equals(self.id())) {
+            try {
+                layouts.heardClusterId(from, message.clusterId());
+            } catch (ClusterMismatchException e) {
+                LOG.warning(() -> "refusing the ping of " + from + ": " + e.getMessage());
+                throw e;
+            }
             // A ping proves only that the sender can reach us, not that we can reach it: take its
             // details, but leave its state to our own pings.
             update(sender.id(), p -> p == null
@@ -211,17 +224,20 @@ public final class Membership implements AutoCloseable {
         return message().encode();
     }
 
+    // Peers first: a layout that names a node which joined through the sender must find it known.
     private void learn(GossipMessage message) {
-        LayoutDigest digest = message.layout();
-        if (!digest.equals(layouts.localDigest())) {
-            layouts.announced(new RpcPeer(message.sender().id(), message.sender().address()), digest);
-        }
         Instant now = clock.instant();
         for (PeerInfo peer : message.peers()) {
             if (!peer.id().equals(self.id()) && !peers.containsKey(peer.id())) {
                 // Second-hand: known, but SUSPECT until it answers us.
                 update(peer.id(), p -> p != null ? p : fresh(peer, 0, now));
             }
+        }
+        LayoutDigest digest = message.layout();
+        if (!digest.equals(layouts.localDigest())) {
+            Set<NodeId> members = new HashSet<>(peers.keySet());
+            members.add(self.id());
+            layouts.announced(new RpcPeer(message.sender().id(), message.sender().address()), digest, members);
         }
     }
 
@@ -235,7 +251,7 @@ public final class Membership implements AutoCloseable {
         for (PeerStatus peer : peers.values()) {
             known.add(peer.info());
         }
-        return new GossipMessage(self, layouts.localDigest(), known);
+        return new GossipMessage(self, layouts.clusterId(), layouts.localDigest(), known);
     }
 
     private interface Change {

@@ -67,7 +67,7 @@ final class ClientHandler extends SimpleChannelInboundHandler<RpcFrame> {
             case RESPONSE -> call.result().complete(frame.payload());
             case ERROR -> call.result().completeExceptionally(
                     new RpcRemoteException(call.method(), new String(frame.payload(), StandardCharsets.UTF_8)));
-            case HELLO, REQUEST -> {
+            case HELLO, CHALLENGE, PROOF, REQUEST -> {
                 call.result().completeExceptionally(new RpcException("protocol error: server sent " + frame.kind()));
                 ctx.close();
             }

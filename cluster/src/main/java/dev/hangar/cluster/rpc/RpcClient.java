@@ -12,6 +12,8 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -26,10 +28,18 @@ import org.jspecify.annotations.Nullable;
  * reopened on the next call after it breaks.
  *
  * <p>Every call has a timeout; calls lost to a broken connection fail with {@link RpcException} at
- * once rather than waiting for it. The returned futures complete on Netty I/O threads: dependent
+ * once rather than waiting for it.
+ *
+ * <p>A connection carries no request until the {@link Handshake} has proven, both ways, that each end
+ * knows the cluster secret (inside TLS when configured). A call to a peer whose id is known goes out
+ * only if the server proved that very id: a stale address now held by another node fails the call
+ * rather than asking the wrong node. The returned futures complete on Netty I/O threads: dependent
  * stages must not block (use the {@code *Async} variants for blocking work).
  */
 public final class RpcClient implements AutoCloseable {
+    private static final AttributeKey<ClientHandshake> HANDSHAKE = AttributeKey.valueOf("hangar.rpc.handshake");
+    private static final AttributeKey<NodeId> SERVER = AttributeKey.valueOf("hangar.rpc.server");
+
     private final NodeId self;
     private final RpcConfig config;
     private final NetworkFaults faults;
@@ -41,15 +51,22 @@ public final class RpcClient implements AutoCloseable {
     private volatile boolean closed;
 
     /** A client with default settings and no faults. */
-    public RpcClient(NodeId self) {
-        this(self, RpcConfig.defaults(), new NetworkFaults());
+    public RpcClient(NodeId self, RpcSecurity security) {
+        this(self, RpcConfig.defaults(), security, new NetworkFaults());
     }
 
-    /** A client for node {@code self}, consulting {@code faults} before every request it sends. */
-    public RpcClient(NodeId self, RpcConfig config, NetworkFaults faults) {
+    /**
+     * A client for node {@code self} that authenticates with {@code security}, consulting {@code
+     * faults} before every request it sends.
+     *
+     * @throws IllegalStateException if the TLS certificates cannot be loaded
+     */
+    public RpcClient(NodeId self, RpcConfig config, RpcSecurity security, NetworkFaults faults) {
         this.self = self;
         this.config = config;
         this.faults = faults;
+        RpcTls settings = security.tls();
+        SslContext tls = settings == null ? null : settings.clientContext();
         this.group = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
                 .group(group)
@@ -61,7 +78,10 @@ public final class RpcClient implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        RpcPipeline.configure(ch.pipeline(), config);
+                        RpcPipeline.configure(ch.pipeline(), config, tls);
+                        ClientHandshake handshake = new ClientHandshake(self, security, config.handshakeTimeout());
+                        ch.attr(HANDSHAKE).set(handshake);
+                        ch.pipeline().addLast("handshake", handshake);
                         ch.pipeline().addLast("client", new ClientHandler(config.maxQueuedWrites()));
                     }
                 });
@@ -122,6 +142,12 @@ public final class RpcClient implements AutoCloseable {
                         + peer.address() + ": " + failure.getMessage(), failure));
                 return;
             }
+            NodeId server = channel.attr(SERVER).get();
+            if (peer.identified() && !peer.id().equals(server)) {
+                result.completeExceptionally(new RpcException("the node at " + peer.address() + " is " + server
+                        + ", not " + peer.id()));
+                return;
+            }
             ClientHandler handler = channel.pipeline().get(ClientHandler.class);
             if (handler == null) {
                 result.completeExceptionally(new RpcException("connection to " + peer.id() + " closed"));
@@ -165,10 +191,16 @@ public final class RpcClient implements AutoCloseable {
                 }
                 Channel channel = connect.channel();
                 channel.closeFuture().addListener(c -> forget(opening));
-                // Written before the future completes, hence before any request: the server learns
-                // who calls before the first call.
-                channel.writeAndFlush(new RpcFrame(RpcFrame.Kind.HELLO, 0, self.value(), new byte[0]));
-                opening.complete(channel);
+                // Requests wait for this future, hence for both ends to have proven themselves.
+                channel.attr(HANDSHAKE).get().authenticated().whenComplete((server, failure) -> {
+                    if (failure != null) {
+                        forget(opening);
+                        opening.completeExceptionally(failure);
+                    } else {
+                        channel.attr(SERVER).set(server);
+                        opening.complete(channel);
+                    }
+                });
             });
             return opening;
         }

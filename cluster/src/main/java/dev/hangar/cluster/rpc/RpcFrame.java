@@ -2,14 +2,17 @@ package dev.hangar.cluster.rpc;
 
 /**
  * One message on the wire. {@code method} is the method name of a request, the sender's node id in
- * a hello, and empty in responses and errors; an error's payload is its UTF-8 message.
+ * a hello or a challenge, and empty in proofs, responses and errors; an error's payload is its UTF-8
+ * message. Hello, challenge and proof make up the {@link Handshake}.
  */
 record RpcFrame(Kind kind, long requestId, String method, byte[] payload) {
     enum Kind {
         HELLO,
         REQUEST,
         RESPONSE,
-        ERROR;
+        ERROR,
+        CHALLENGE,
+        PROOF;
 
         private static final Kind[] VALUES = values();
 

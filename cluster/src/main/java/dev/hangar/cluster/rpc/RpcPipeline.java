@@ -1,17 +1,22 @@
 package dev.hangar.cluster.rpc;
 
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.ssl.SslContext;
+import org.jspecify.annotations.Nullable;
 
-/** The framing both ends share: a 4-byte length prefix, then {@link RpcFrameCodec}. */
+/**
+ * The layers both ends share: TLS when configured, a 4-byte length prefix, then {@link
+ * RpcFrameCodec}. The handshake handler and the end's own handler come after.
+ */
 final class RpcPipeline {
     private RpcPipeline() {}
 
-    static void configure(ChannelPipeline pipeline, RpcConfig config) {
-        // The decoder's limit counts the 4-byte prefix too; an oversized frame raises
-        // TooLongFrameException, upon which the handlers close the connection.
-        pipeline.addLast("frames", new LengthFieldBasedFrameDecoder(config.maxFrameBytes() + 4, 0, 4, 0, 4));
+    static void configure(ChannelPipeline pipeline, RpcConfig config, @Nullable SslContext tls) {
+        if (tls != null) {
+            pipeline.addLast("tls", tls.newHandler(pipeline.channel().alloc()));
+        }
+        pipeline.addLast("frames", new RpcFrameDecoder(config.maxFrameBytes()));
         pipeline.addLast("length", new LengthFieldPrepender(4));
         pipeline.addLast("codec", new RpcFrameCodec());
     }

@@ -16,7 +16,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.DecoderException;
-import io.netty.util.AttributeKey;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -37,16 +37,21 @@ import org.jspecify.annotations.Nullable;
  * Accepts connections from other nodes and answers their requests with the {@link RpcHandler}
  * registered for each method.
  *
+ * <p>Every connection must first pass the {@link Handshake} on the cluster secret (inside TLS when
+ * configured); until then no request is decoded for a handler, and a client that fails is closed
+ * without an answer. Handlers therefore see only the node ids that callers proved.
+ *
  * <p>Handlers run on {@code handlerExecutor} (by default a virtual thread per request), never on a
  * Netty I/O thread, because they touch RocksDB and disk; an I/O thread only decodes and writes.
  * Register handlers before {@link #start}; a request for an unknown method gets an error answer.
  */
 public final class RpcServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RpcServer.class.getName());
-    private static final AttributeKey<NodeId> PEER = AttributeKey.valueOf("hangar.rpc.peer");
 
     private final NodeId self;
     private final RpcConfig config;
+    private final RpcSecurity security;
+    private final @Nullable SslContext tls;
     private final NetworkFaults faults;
     private final Executor handlerExecutor;
     private final @Nullable ExecutorService ownedExecutor;
@@ -57,17 +62,23 @@ public final class RpcServer implements AutoCloseable {
     private @Nullable Channel serverChannel;
 
     /** A server with default settings, no faults, and a virtual thread per request. */
-    public RpcServer(NodeId self) {
-        this(self, RpcConfig.defaults(), new NetworkFaults(), null);
+    public RpcServer(NodeId self, RpcSecurity security) {
+        this(self, RpcConfig.defaults(), security, new NetworkFaults(), null);
     }
 
     /**
-     * A server for node {@code self}; {@code handlerExecutor} null runs each request on its own
-     * virtual thread.
+     * A server for node {@code self} that admits the clients {@code security} authenticates; {@code
+     * handlerExecutor} null runs each request on its own virtual thread.
+     *
+     * @throws IllegalStateException if the TLS certificates cannot be loaded
      */
-    public RpcServer(NodeId self, RpcConfig config, NetworkFaults faults, @Nullable Executor handlerExecutor) {
+    public RpcServer(NodeId self, RpcConfig config, RpcSecurity security, NetworkFaults faults,
+            @Nullable Executor handlerExecutor) {
         this.self = self;
         this.config = config;
+        this.security = security;
+        RpcTls settings = security.tls();
+        this.tls = settings == null ? null : settings.serverContext();
         this.faults = faults;
         if (handlerExecutor == null) {
             this.ownedExecutor = Executors.newVirtualThreadPerTaskExecutor();
@@ -103,7 +114,8 @@ public final class RpcServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
-                        RpcPipeline.configure(ch.pipeline(), config);
+                        RpcPipeline.configure(ch.pipeline(), config, tls);
+                        ch.pipeline().addLast("handshake", new ServerHandshake(self, security, config.handshakeTimeout()));
                         ch.pipeline().addLast("server", new ServerHandler());
                     }
                 });
@@ -157,9 +169,8 @@ public final class RpcServer implements AutoCloseable {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, RpcFrame frame) {
             switch (frame.kind()) {
-                case HELLO -> ctx.channel().attr(PEER).set(new NodeId(frame.method()));
                 case REQUEST -> dispatch(ctx, frame);
-                case RESPONSE, ERROR -> {
+                case HELLO, CHALLENGE, PROOF, RESPONSE, ERROR -> {
                     LOG.warning(() -> "closing " + ctx.channel() + ": a client sent a " + frame.kind() + " frame");
                     ctx.close();
                 }
@@ -167,9 +178,11 @@ public final class RpcServer implements AutoCloseable {
         }
 
         private void dispatch(ChannelHandlerContext ctx, RpcFrame frame) {
-            NodeId from = ctx.channel().attr(PEER).get();
+            // Set by ServerHandshake, which stands before this handler until the client proved itself.
+            NodeId from = ctx.channel().attr(ServerHandshake.PEER).get();
             if (from == null) {
-                reply(ctx, null, error(frame, "request before hello"));
+                LOG.warning(() -> "closing " + ctx.channel() + ": a request arrived before authentication");
+                ctx.close();
                 return;
             }
             RpcHandler handler = handlers.get(frame.method());
@@ -197,8 +210,8 @@ public final class RpcServer implements AutoCloseable {
             });
         }
 
-        private void reply(ChannelHandlerContext ctx, @Nullable NodeId to, RpcFrame answer) {
-            NetworkFaults.Verdict verdict = to == null ? new NetworkFaults.Verdict.Deliver(0) : faults.verdict(self, to);
+        private void reply(ChannelHandlerContext ctx, NodeId to, RpcFrame answer) {
+            NetworkFaults.Verdict verdict = faults.verdict(self, to);
             switch (verdict) {
                 case NetworkFaults.Verdict.Drop drop -> {}
                 case NetworkFaults.Verdict.Deliver deliver when deliver.delayNanos() > 0 ->

@@ -2,10 +2,14 @@
  * Binary request/response RPC between nodes, on Netty.
  *
  * <p><b>Wire format.</b> Each frame is a 4-byte big-endian length followed by a header — kind (1
- * byte: hello, request, response, error), request id (8 bytes), method (2-byte length + UTF-8) —
- * and the payload. A client opens one connection per peer and announces its node id in a hello
- * frame; after that, any number of requests share the connection, each answered by a response or
- * an error with the same request id, in any order. One connection rather than a pool keeps the
+ * byte: hello, request, response, error, challenge, proof), request id (8 bytes), method (2-byte
+ * length + UTF-8) — and the payload. A client opens one connection per peer (inside TLS when {@link
+ * dev.hangar.cluster.rpc.RpcTls} is configured) and runs the {@code Handshake}: hello, challenge and
+ * two proofs, in which both ends prove with an HMAC over fresh nonces, node ids and cluster ids that
+ * they know the {@link dev.hangar.cluster.rpc.ClusterSecret}. Until it completes, frames are at
+ * most 1 KiB, anything out of turn closes the connection unanswered, and it must complete within
+ * 10 s. After that, any number of requests share the connection, each answered by a response or an
+ * error with the same request id, in any order. One connection rather than a pool keeps the
  * per-peer cost flat and lets TCP's congestion control see all of a peer's traffic; TCP_NODELAY is
  * set on both sides because small requests must not wait for Nagle's algorithm (the 40 ms
  * delayed-ACK cliff DESIGN.md warns about).

@@ -3,14 +3,17 @@ package dev.hangar.cluster.membership;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hangar.cluster.rpc.ClusterSecret;
 import java.net.InetSocketAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ClusterSettingsTest {
+    private static final ClusterSecret SECRET = ClusterSecret.of("settings-test-secret-0123456789");
+
     @Test
     void defaultsAreAClusterOfOne() {
-        ClusterSettings settings = ClusterSettings.defaults();
+        ClusterSettings settings = ClusterSettings.defaults(SECRET);
         assertThat(settings.nodeId()).isNull();
         assertThat(settings.zone()).isEqualTo("default");
         assertThat(settings.capacity()).isEqualTo(1);
@@ -22,7 +25,7 @@ class ClusterSettingsTest {
 
     @Test
     void validates() {
-        ClusterSettings ok = ClusterSettings.defaults();
+        ClusterSettings ok = ClusterSettings.defaults(SECRET);
         assertThatThrownBy(() -> ok.withRole(" ", 1)).hasMessageContaining("zone");
         assertThatThrownBy(() -> ok.withRole("z", -1)).hasMessageContaining("capacity");
         assertThatThrownBy(() -> ok.withRpc("127.0.0.1", 70000)).hasMessageContaining("port");
@@ -62,10 +65,11 @@ class ClusterSettingsTest {
     @Test
     void advertisesTheBoundPortUnlessToldOtherwise() {
         InetSocketAddress bound = new InetSocketAddress("127.0.0.1", 4242);
-        ClusterSettings settings = ClusterSettings.defaults().withRpc("127.0.0.1", 0);
+        ClusterSettings settings = ClusterSettings.defaults(SECRET).withRpc("127.0.0.1", 0);
         assertThat(settings.advertised(bound)).isEqualTo(bound);
         ClusterSettings behindNat = new ClusterSettings(null, "z", 1, "0.0.0.0", 0,
-                InetSocketAddress.createUnresolved("public.example", 0), List.of(), 3, Consistency.CONSISTENT, 0);
+                InetSocketAddress.createUnresolved("public.example", 0), List.of(), 3, Consistency.CONSISTENT, 0,
+                SECRET, null, ClusterSettings.DEFAULT_MAX_CLOCK_SKEW);
         assertThat(behindNat.advertised(bound).getHostString()).isEqualTo("public.example");
         assertThat(behindNat.advertised(bound).getPort()).isEqualTo(4242);
     }

@@ -16,14 +16,14 @@ class GossipMessageTest {
 
     @Test
     void roundTrips() {
-        GossipMessage message = new GossipMessage(peer("a", 1000), new LayoutDigest(7, -3),
+        GossipMessage message = new GossipMessage(peer("a", 1000), "cluster-1", new LayoutDigest(7, -3),
                 List.of(peer("b", 2000), peer("c", 65535)));
         assertThat(GossipMessage.decode(message.encode())).isEqualTo(message);
     }
 
     @Test
     void rejectsCorruptBytes() {
-        byte[] bytes = new GossipMessage(peer("a", 1000), new LayoutDigest(1, 1), List.of()).encode();
+        byte[] bytes = new GossipMessage(peer("a", 1000), "", new LayoutDigest(1, 1), List.of()).encode();
         assertThatThrownBy(() -> GossipMessage.decode(Arrays.copyOf(bytes, bytes.length - 1)))
                 .hasMessageContaining("truncated");
         assertThatThrownBy(() -> GossipMessage.decode(Arrays.copyOf(bytes, bytes.length + 1)))

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.cluster.rpc.RpcClient;
+import dev.hangar.cluster.rpc.RpcSecurity;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,8 @@ class LayoutManagerTest {
     Path dir;
 
     // Never called here: these layouts change only by local applies.
-    private final RpcClient client = new RpcClient(A);
+    private final RpcClient client =
+            new RpcClient(A, RpcSecurity.of(ClusterSecret.of("layout-test-secret-0123456789")));
 
     @AfterEach
     void close() {
@@ -33,7 +36,11 @@ class LayoutManagerTest {
     }
 
     private LayoutManager manager() {
-        return new LayoutManager(dir, A, 3, 0, client);
+        return manager(dir, A, 0);
+    }
+
+    private LayoutManager manager(Path dataDir, NodeId self, int bootstrapExpect) {
+        return new LayoutManager(dataDir, self, 3, bootstrapExpect, client, ClusterIdentity.load(dataDir));
     }
 
     @Test
@@ -104,22 +111,22 @@ class LayoutManagerTest {
 
     @Test
     void adoptsOnlyNewerLayouts() {
-        try (LayoutManager layouts = manager(); LayoutManager other = new LayoutManager(dir.resolve("b"), B, 3, 0, client)) {
+        try (LayoutManager layouts = manager(); LayoutManager other = manager(dir.resolve("b"), B, 0)) {
             other.stage(new NodeRole(B, "z1", 1));
             ClusterLayout first = other.apply(0);
             other.stage(new NodeRole(C, "z2", 1));
             ClusterLayout second = other.apply(1);
 
-            assertThat(layouts.adopt(second)).isTrue();
-            assertThat(layouts.adopt(first)).isFalse();
+            assertThat(layouts.adopt(second, Set.of(A))).isTrue();
+            assertThat(layouts.adopt(first, Set.of(A))).isFalse();
             assertThat(layouts.current()).isEqualTo(second);
         }
     }
 
     @Test
     void bootstrapsOnlyOnTheSmallestNodeOnceEnoughAreUp() {
-        try (LayoutManager onA = new LayoutManager(dir.resolve("a"), A, 3, 2, client);
-                LayoutManager onB = new LayoutManager(dir.resolve("b"), B, 3, 2, client)) {
+        try (LayoutManager onA = manager(dir.resolve("a"), A, 2);
+                LayoutManager onB = manager(dir.resolve("b"), B, 2)) {
             Map<NodeId, PeerStatus> one = Map.of(A, up(A, 1));
             onA.round(one);
             assertThat(onA.current().version()).isZero();

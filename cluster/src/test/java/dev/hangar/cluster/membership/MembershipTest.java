@@ -9,6 +9,7 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.LayoutPlanner;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class MembershipTest {
     private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final ClusterSecret SECRET = ClusterSecret.of("membership-test-secret-0123456789");
 
     @TempDir
     Path dir;
@@ -37,7 +39,7 @@ class MembershipTest {
     }
 
     private static ClusterSettings settings(String id, String zone, List<InetSocketAddress> seeds) {
-        return ClusterSettings.defaults().withNodeId(id).withRole(zone, 1).withRpc("127.0.0.1", 0).withSeeds(seeds);
+        return ClusterSettings.defaults(SECRET).withNodeId(id).withRole(zone, 1).withRpc("127.0.0.1", 0).withSeeds(seeds);
     }
 
     private TestNode start(ClusterSettings settings) throws InterruptedException {
@@ -192,16 +194,46 @@ class MembershipTest {
         TestNode a = start(settings("a", "z1", List.of()));
         TestNode b = start(settings("b", "z2", List.of(a.address)));
         awaitAllUp(List.of(a, b));
-        faults.partition(Set.of(a.id), Set.of(b.id));
         a.layouts.stage(new NodeRole(a.id, "z1", 1));
-        b.layouts.stage(new NodeRole(b.id, "z2", 1));
-        ClusterLayout fromA = a.layouts.apply(0);
-        ClusterLayout fromB = b.layouts.apply(0);
+        a.layouts.stage(new NodeRole(b.id, "z2", 1));
+        ClusterLayout first = a.layouts.apply(0);
+        Await.until(WAIT, () -> b.layouts.current().equals(first), () -> "b has " + b.layouts.localDigest());
+        assertThat(b.layouts.clusterId()).isEqualTo(a.layouts.clusterId()).isNotEmpty();
+
+        faults.partition(Set.of(a.id), Set.of(b.id));
+        a.layouts.stage(new NodeRole(a.id, "z1", 2));
+        b.layouts.stage(new NodeRole(b.id, "z2", 2));
+        ClusterLayout fromA = a.layouts.apply(1);
+        ClusterLayout fromB = b.layouts.apply(1);
         assertThat(fromA).isNotEqualTo(fromB);
 
         faults.heal();
         ClusterLayout winner = LayoutDigest.of(fromA).isNewerThan(LayoutDigest.of(fromB)) ? fromA : fromB;
         Await.until(WAIT, () -> a.layouts.current().equals(winner) && b.layouts.current().equals(winner),
                 () -> "a has " + a.layouts.localDigest() + ", b has " + b.layouts.localDigest());
+    }
+
+    /**
+     * Two nodes that each form a first layout on their side of a partition make two clusters, each
+     * with its own cluster id: once healed, they refuse each other rather than merge.
+     */
+    @Test
+    void firstLayoutsAppliedOnBothSidesOfAPartitionMakeTwoClustersThatRefuseEachOther() throws Exception {
+        TestNode a = start(settings("a", "z1", List.of()));
+        TestNode b = start(settings("b", "z2", List.of(a.address)));
+        awaitAllUp(List.of(a, b));
+        faults.partition(Set.of(a.id), Set.of(b.id));
+        a.layouts.stage(new NodeRole(a.id, "z1", 1));
+        b.layouts.stage(new NodeRole(b.id, "z2", 1));
+        ClusterLayout fromA = a.layouts.apply(0);
+        ClusterLayout fromB = b.layouts.apply(0);
+        assertThat(a.layouts.clusterId()).isNotEmpty().isNotEqualTo(b.layouts.clusterId());
+
+        faults.heal();
+        // A node's ping answers carry its cluster id; answers of the other cluster are ignored.
+        awaitState(a, b, DOWN);
+        awaitState(b, a, DOWN);
+        assertThat(a.layouts.current()).isEqualTo(fromA);
+        assertThat(b.layouts.current()).isEqualTo(fromB);
     }
 }

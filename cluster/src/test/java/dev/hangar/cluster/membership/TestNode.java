@@ -4,6 +4,7 @@ import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcConfig;
+import dev.hangar.cluster.rpc.RpcSecurity;
 import dev.hangar.cluster.rpc.RpcServer;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -36,10 +37,12 @@ final class TestNode implements AutoCloseable {
 
     static TestNode start(Path dataDir, ClusterSettings settings, NetworkFaults faults) throws InterruptedException {
         NodeId id = NodeIdentity.loadOrCreate(dataDir, settings.nodeId());
-        RpcServer server = new RpcServer(id, RPC, faults, null);
-        RpcClient client = new RpcClient(id, RPC, faults);
-        LayoutManager layouts =
-                new LayoutManager(dataDir, id, settings.replicationFactor(), settings.bootstrapExpect(), client);
+        ClusterIdentity clusterIds = ClusterIdentity.load(dataDir);
+        RpcSecurity security = new RpcSecurity(settings.secret(), settings.tls(), clusterIds::value);
+        RpcServer server = new RpcServer(id, RPC, security, faults, null);
+        RpcClient client = new RpcClient(id, RPC, security, faults);
+        LayoutManager layouts = new LayoutManager(
+                dataDir, id, settings.replicationFactor(), settings.bootstrapExpect(), client, clusterIds);
         layouts.register(server);
         InetSocketAddress address = settings.advertised(server.start(settings.rpcBindAddress(), settings.rpcPort()));
         PeerInfo self = new PeerInfo(id, settings.zone(), settings.capacity(), address);

@@ -4,9 +4,11 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.LayoutPlanner;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcConfig;
+import dev.hangar.cluster.rpc.RpcSecurity;
 import dev.hangar.cluster.rpc.RpcServer;
 import dev.hangar.cluster.table.AntiEntropy;
 import dev.hangar.cluster.table.ReplicatedTable;
@@ -28,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  * replicates every partition.
  */
 final class MetaCluster implements AutoCloseable {
+    /** Every node of a test cluster shares this secret. */
+    static final RpcSecurity SECURITY = RpcSecurity.of(ClusterSecret.of("test-cluster-secret-0123456789"));
     final NetworkFaults faults = new NetworkFaults();
     final Map<NodeId, InetSocketAddress> addresses = new ConcurrentHashMap<>();
     final Map<NodeId, Node> nodes = new LinkedHashMap<>();
@@ -74,8 +78,8 @@ final class MetaCluster implements AutoCloseable {
 
         void start() throws InterruptedException {
             local = RocksDbLocalTable.open(dir.resolve(id.value()).resolve("table"), layout.partitions());
-            server = new RpcServer(id, RpcConfig.defaults(), faults, null);
-            client = new RpcClient(id, RpcConfig.defaults(), faults);
+            server = new RpcServer(id, RpcConfig.defaults(), SECURITY, faults, null);
+            client = new RpcClient(id, RpcConfig.defaults(), SECURITY, faults);
             table = new ReplicatedTable(config, id, () -> layout, client, server, addresses::get, local);
             antiEntropy =
                     new AntiEntropy(config, id, () -> layout, client, server, addresses::get, local, table.clock());

@@ -5,9 +5,11 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.LayoutPlanner;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcConfig;
+import dev.hangar.cluster.rpc.RpcSecurity;
 import dev.hangar.cluster.rpc.RpcServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -24,6 +26,8 @@ import org.jspecify.annotations.Nullable;
 
 /** In-process nodes on loopback with random ports, sharing one network-fault hook and one layout. */
 final class TestCluster implements AutoCloseable {
+    /** Every node of a test cluster shares this secret. */
+    static final RpcSecurity SECURITY = RpcSecurity.of(ClusterSecret.of("test-cluster-secret-0123456789"));
     /** Short timeouts keep the tests that wait for a silent replica quick; no background worker. */
     static final ReplicationConfig CONFIG = new ReplicationConfig(
             2, Duration.ofMillis(500), Duration.ofMillis(500), ReplicationConfig.DEFAULT_MAX_BLOCK_BYTES, Duration.ZERO);
@@ -88,8 +92,8 @@ final class TestCluster implements AutoCloseable {
     private Node start(String name, String zone, long capacity, @Nullable BlockStore local, ReplicationConfig config,
             @Nullable Path resyncDir, Supplier<ClusterLayout> view) throws InterruptedException {
         NodeId id = new NodeId(name);
-        RpcServer server = new RpcServer(id, RpcConfig.defaults(), faults, null);
-        RpcClient client = new RpcClient(id, RpcConfig.defaults(), faults);
+        RpcServer server = new RpcServer(id, RpcConfig.defaults(), SECURITY, faults, null);
+        RpcClient client = new RpcClient(id, RpcConfig.defaults(), SECURITY, faults);
         ReplicatedBlockStore store =
                 new ReplicatedBlockStore(id, view, local, client, server, this::address, config, resyncDir);
         addresses.put(id, server.start("127.0.0.1", 0));
@@ -125,7 +129,7 @@ final class TestCluster implements AutoCloseable {
 
     /** Starts the node's RPC server again on its old port, serving the same local store. */
     void restart(Node node) throws InterruptedException {
-        RpcServer server = new RpcServer(node.id, RpcConfig.defaults(), faults, null);
+        RpcServer server = new RpcServer(node.id, RpcConfig.defaults(), SECURITY, faults, null);
         // Serves the node's copies only: copies that land late during a layout change are not passed on.
         new BlockService(node.local, (block, layoutVersion) -> {}).register(server);
         server.start("127.0.0.1", addresses.get(node.id).getPort());
@@ -139,7 +143,7 @@ final class TestCluster implements AutoCloseable {
     void reopen(Node node) throws InterruptedException {
         node.store.close();
         node.server.close();
-        RpcServer server = new RpcServer(node.id, RpcConfig.defaults(), faults, null);
+        RpcServer server = new RpcServer(node.id, RpcConfig.defaults(), SECURITY, faults, null);
         node.store = new ReplicatedBlockStore(
                 node.id, layout::get, node.local, node.client, server, this::address, node.config, node.resyncDir);
         server.start("127.0.0.1", addresses.get(node.id).getPort());

@@ -24,6 +24,8 @@ class RpcTest {
     private static final NodeId CLIENT = new NodeId("client");
     private static final NodeId SERVER = new NodeId("server");
 
+    private static final RpcSecurity SECURITY = RpcSecurity.of(ClusterSecret.of("rpc-test-secret-0123456789"));
+
     private final NetworkFaults faults = new NetworkFaults();
     private RpcServer server;
     private RpcClient client;
@@ -32,7 +34,7 @@ class RpcTest {
     @BeforeEach
     void start() throws Exception {
         server = newServer(RpcConfig.defaults(), 0);
-        client = new RpcClient(CLIENT, RpcConfig.defaults(), faults);
+        client = new RpcClient(CLIENT, RpcConfig.defaults(), SECURITY, faults);
         peer = new RpcPeer(SERVER, server.address());
     }
 
@@ -43,7 +45,7 @@ class RpcTest {
     }
 
     private RpcServer newServer(RpcConfig config, int port) throws InterruptedException {
-        RpcServer s = new RpcServer(SERVER, config, faults, null);
+        RpcServer s = new RpcServer(SERVER, config, SECURITY, faults, null);
         s.register("echo", (from, payload) -> CompletableFuture.completedFuture(payload));
         s.register("whoami", (from, payload) ->
                 CompletableFuture.completedFuture(from.value().getBytes(StandardCharsets.UTF_8)));
@@ -184,7 +186,7 @@ class RpcTest {
 
     @Test
     void aServerWithASmallerLimitClosesTheConnectionOnAnOversizedFrame() throws Exception {
-        RpcServer small = new RpcServer(new NodeId("small"), RpcConfig.defaults().withMaxFrameBytes(1024), faults, null);
+        RpcServer small = new RpcServer(new NodeId("small"), RpcConfig.defaults().withMaxFrameBytes(1024), SECURITY, faults, null);
         small.register("echo", (from, payload) -> CompletableFuture.completedFuture(payload));
         try {
             RpcPeer smallPeer = new RpcPeer(new NodeId("small"), small.start("127.0.0.1", 0));
@@ -200,7 +202,7 @@ class RpcTest {
     void backPressureQueuesOrRefusesCallsWhileTheSocketIsFull() throws Exception {
         byte[] chunk = new byte[8 << 20];
         RpcConfig noQueue = new RpcConfig(RpcConfig.DEFAULT_MAX_FRAME_BYTES, 0, 1024, 4096, Duration.ofSeconds(5), 1);
-        try (RpcClient strict = new RpcClient(CLIENT, noQueue, faults)) {
+        try (RpcClient strict = new RpcClient(CLIENT, noQueue, SECURITY, faults)) {
             strict.call(peer, "echo", new byte[1], TIMEOUT).get(10, TimeUnit.SECONDS);
             List<CompletableFuture<byte[]>> calls = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -211,7 +213,7 @@ class RpcTest {
         }
         // With room to queue, the same burst waits for the socket and completes.
         RpcConfig queued = new RpcConfig(RpcConfig.DEFAULT_MAX_FRAME_BYTES, 16, 1024, 4096, Duration.ofSeconds(5), 1);
-        try (RpcClient patient = new RpcClient(CLIENT, queued, faults)) {
+        try (RpcClient patient = new RpcClient(CLIENT, queued, SECURITY, faults)) {
             List<CompletableFuture<byte[]>> calls = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 calls.add(patient.call(peer, "echo", chunk, Duration.ofSeconds(20)));

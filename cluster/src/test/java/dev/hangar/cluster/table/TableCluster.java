@@ -4,9 +4,11 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.LayoutPlanner;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcConfig;
+import dev.hangar.cluster.rpc.RpcSecurity;
 import dev.hangar.cluster.rpc.RpcServer;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -19,6 +21,8 @@ import org.jspecify.annotations.Nullable;
 
 /** Nodes of one replicated table on loopback, each with its own RPC server, client and RocksDB. */
 final class TableCluster implements AutoCloseable {
+    /** Every node of a test cluster shares this secret. */
+    static final RpcSecurity SECURITY = RpcSecurity.of(ClusterSecret.of("test-cluster-secret-0123456789"));
     final NetworkFaults faults = new NetworkFaults();
     final Map<NodeId, InetSocketAddress> addresses = new ConcurrentHashMap<>();
     final Map<NodeId, Node> nodes = new LinkedHashMap<>();
@@ -68,8 +72,8 @@ final class TableCluster implements AutoCloseable {
 
         void start() throws InterruptedException {
             local = RocksDbLocalTable.open(dir.resolve(id.value()), layout.partitions());
-            server = new RpcServer(id, RpcConfig.defaults(), faults, null);
-            client = new RpcClient(id, RpcConfig.defaults(), faults);
+            server = new RpcServer(id, RpcConfig.defaults(), SECURITY, faults, null);
+            client = new RpcClient(id, RpcConfig.defaults(), SECURITY, faults);
             table = new ReplicatedTable(config, id, () -> layout, client, server, addresses::get, local);
             antiEntropy =
                     new AntiEntropy(config, id, () -> layout, client, server, addresses::get, local, table.clock());
