@@ -6,6 +6,7 @@ import dev.hangar.blockstore.BlockStore;
 import dev.hangar.blockstore.NoSuchBlockException;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.layout.NodeRole;
 import dev.hangar.cluster.layout.Partitioning;
 import dev.hangar.cluster.replication.BlockWire.Status;
 import java.io.IOException;
@@ -157,7 +158,8 @@ public final class ResyncQueue implements AutoCloseable {
      * partitions this node no longer holds. Returns the number of copies queued.
      *
      * <p>A released copy is deleted by a later {@link #runOnce} only when every replica of the then
-     * current layout confirms it holds the block (an exists call) and this node is still not one of
+     * current layout confirms it holds the block (an exists call), those replicas are a whole replica
+     * set of storage nodes of that layout ({@link #fullReplicaSet}), and this node is still not one of
      * them: checking all replicas rather than only the new ones means a copy never goes while the
      * block has fewer than its replication factor of confirmed copies.
      */
@@ -334,7 +336,7 @@ public final class ResyncQueue implements AutoCloseable {
             clearRelease(block);
             return false;
         }
-        if (owners.isEmpty() || local == null) {
+        if (local == null || !fullReplicaSet(owners, current)) {
             return false;
         }
         List<CompletableFuture<Boolean>> confirmations = owners.stream()
@@ -348,6 +350,22 @@ public final class ResyncQueue implements AutoCloseable {
         local.delete(block);
         clearRelease(block);
         return true;
+    }
+
+    /**
+     * Whether {@code owners} are a whole replica set of {@code layout}: as many as its storage nodes
+     * and replication factor give a partition, each a storage node of the layout. {@link ClusterLayout}
+     * already guarantees the second; checking it here keeps the rule beside the one place that
+     * deletes a copy on other nodes' word. Those words come only from the owners themselves: the RPC
+     * client sends an exists call to a node only once the server at its address proved that node id
+     * with the cluster secret.
+     */
+    static boolean fullReplicaSet(List<NodeId> owners, ClusterLayout layout) {
+        long storage = layout.roles().stream().filter(NodeRole::isStorage).count();
+        if (owners.isEmpty() || owners.size() < Math.min(layout.replicationFactor(), storage)) {
+            return false;
+        }
+        return owners.stream().allMatch(owner -> layout.role(owner).filter(NodeRole::isStorage).isPresent());
     }
 
     private static Key keyOf(Task task) {

@@ -3,7 +3,10 @@ package dev.hangar.cluster.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.blockstore.BlockId;
+import dev.hangar.cluster.layout.ClusterLayout;
+import dev.hangar.cluster.layout.LayoutPlanner;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.layout.NodeRole;
 import dev.hangar.cluster.replication.ResyncQueue.Copy;
 import dev.hangar.cluster.replication.ResyncQueue.Delete;
 import dev.hangar.cluster.replication.ResyncStore.Contents;
@@ -81,5 +84,21 @@ class ResyncQueueTest {
         store.put(new Delete(BlockId.random(), B));
         store.close();
         assertThat(reopened()).isEqualTo(Contents.EMPTY);
+    }
+
+    /** A local copy is released only on the word of a whole replica set of storage nodes of the layout. */
+    @Test
+    void releasesNeedAWholeReplicaSetOfLayoutMembers() {
+        NodeId a = new NodeId("node-a");
+        ClusterLayout layout = LayoutPlanner.plan(null, List.of(new NodeRole(a, "z1", 1), new NodeRole(B, "z2", 1),
+                new NodeRole(C, "z3", 1), new NodeRole(new NodeId("gateway"), "z1", 0)), 3);
+        List<NodeId> owners = layout.replicas(0);
+        assertThat(owners).hasSize(3);
+
+        assertThat(ResyncQueue.fullReplicaSet(owners, layout)).isTrue();
+        assertThat(ResyncQueue.fullReplicaSet(owners.subList(0, 2), layout)).as("one owner short").isFalse();
+        assertThat(ResyncQueue.fullReplicaSet(List.of(), layout)).isFalse();
+        assertThat(ResyncQueue.fullReplicaSet(List.of(a, B, new NodeId("evil")), layout)).as("a stranger").isFalse();
+        assertThat(ResyncQueue.fullReplicaSet(List.of(a, B, new NodeId("gateway")), layout)).as("a gateway").isFalse();
     }
 }
