@@ -133,7 +133,7 @@ final class ClientHandshake extends SimpleChannelInboundHandler<RpcFrame> {
         ctx.channel().config().setAutoRead(false);
         String message = "the RPC server at " + ctx.channel().remoteAddress() + " " + reason;
         if (warn) {
-            LOG.warning(() -> "refused " + message);
+            LOG.warning(() -> "closing RPC connection to " + ctx.channel().remoteAddress() + ": it " + reason);
         }
         authenticated.completeExceptionally(new RpcAuthenticationException(message));
         ctx.close();
