@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hangar.cluster.layout.ClusterLayout;
+import dev.hangar.cluster.layout.LayoutPlanner;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
 import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcSecurity;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -138,6 +141,67 @@ class LayoutManagerTest {
             assertThat(onA.current().version()).isEqualTo(1);
             assertThat(onA.current().roles()).extracting(NodeRole::id).containsExactly(A, B, C);
             assertThat(onA.current().partitionCounts().keySet()).isEqualTo(Set.of(A, B));
+        }
+    }
+
+    /**
+     * Layouts from other nodes: a replica set shorter than the factor allows, another replication
+     * factor or partition count, or a node nobody knows are rejected and change nothing; the same
+     * layout is adopted once the node it names has joined.
+     */
+    @Test
+    void rejectsLayoutsThatBreakTheRules() {
+        NodeId ghost = new NodeId("ghost");
+        try (LayoutManager layouts = manager()) {
+            layouts.stage(new NodeRole(A, "z1", 1));
+            layouts.stage(new NodeRole(B, "z2", 1));
+            layouts.stage(new NodeRole(C, "z3", 1));
+            ClusterLayout first = layouts.apply(0);
+            Set<NodeId> members = Set.of(A, B, C);
+
+            ClusterLayout thin = new ClusterLayout(2, first.partitions(), 3, first.roles(),
+                    Collections.nCopies(first.partitions(), List.of(B)));
+            assertThatThrownBy(() -> layouts.adopt(thin, members))
+                    .isInstanceOf(RejectedLayoutException.class).hasMessageContaining("partition 0 has 1 replicas");
+            ClusterLayout factorTwo = LayoutPlanner.plan(first, first.roles(), 2);
+            assertThatThrownBy(() -> layouts.adopt(factorTwo, members))
+                    .isInstanceOf(RejectedLayoutException.class).hasMessageContaining("replication factor 2");
+            ClusterLayout fewerPartitions = LayoutPlanner.plan(first, first.roles(), 3, 16);
+            assertThatThrownBy(() -> layouts.adopt(fewerPartitions, members))
+                    .isInstanceOf(RejectedLayoutException.class).hasMessageContaining("16 partitions");
+            List<NodeRole> withGhost = new ArrayList<>(first.roles());
+            withGhost.add(new NodeRole(ghost, "z1", 1));
+            ClusterLayout haunted = LayoutPlanner.plan(first, withGhost, 3);
+            assertThatThrownBy(() -> layouts.adopt(haunted, members))
+                    .isInstanceOf(RejectedLayoutException.class).hasMessageContaining("node ghost");
+            assertThat(layouts.current()).isEqualTo(first);
+
+            assertThat(layouts.adopt(haunted, Set.of(A, B, C, ghost))).isTrue();
+            assertThat(layouts.current()).isEqualTo(haunted);
+        }
+    }
+
+    @Test
+    void theNodeThatFormsTheFirstLayoutMakesTheClusterIdOthersTakeItOnce() {
+        try (LayoutManager layouts = manager(); LayoutManager other = manager(dir.resolve("b"), B, 0)) {
+            assertThat(layouts.clusterId()).isEmpty();
+            layouts.stage(new NodeRole(A, "z1", 1));
+            layouts.apply(0);
+            String id = layouts.clusterId();
+            assertThat(id).isNotEmpty();
+            assertThat(dir.resolve(ClusterIdentity.FILE)).content().isEqualToIgnoringNewLines(id);
+
+            other.heardClusterId(A, "");
+            assertThat(other.clusterId()).isEmpty();
+            other.heardClusterId(A, id);
+            assertThat(other.clusterId()).isEqualTo(id);
+            assertThatThrownBy(() -> other.heardClusterId(C, "another-cluster"))
+                    .isInstanceOf(ClusterMismatchException.class).hasMessageContaining("another-cluster");
+            assertThat(other.clusterId()).isEqualTo(id);
+        }
+        // Kept across restarts.
+        try (LayoutManager again = manager(dir.resolve("b"), B, 0)) {
+            assertThat(again.clusterId()).isNotEmpty();
         }
     }
 
