@@ -183,6 +183,13 @@ public record HangarProperties(
      *     after 10
      * @param faultInjection lets {@code POST /actuator/cluster {"action": "faults", ...}} delay this node's
      *     RPC traffic, for benchmarks and tests; never on a production node
+     * @param secret the secret every node of the cluster shares (at least 16 characters); every RPC
+     *     connection proves knowledge of it. Required on a cluster node, here or in {@code secretFile};
+     *     never logged, and {@link #toString} hides it
+     * @param secretFile a file holding the secret instead (e.g. a mounted container secret)
+     * @param tls TLS on the RPC port
+     * @param maxClockSkew how far ahead of this node's clock a timestamp from another node may be before
+     *     it is refused
      */
     public record Cluster(
             @DefaultValue("false") boolean enabled,
@@ -197,13 +204,45 @@ public record HangarProperties(
             @DefaultValue("consistent") String consistency,
             @DefaultValue("0") int bootstrapExpect,
             @DefaultValue("1s") Duration pingInterval,
-            @DefaultValue("false") boolean faultInjection) {
+            @DefaultValue("false") boolean faultInjection,
+            @Nullable String secret,
+            @Nullable Path secretFile,
+            @DefaultValue ClusterTls tls,
+            @DefaultValue("1m") Duration maxClockSkew) {
 
         /** Whether the control plane runs: explicitly enabled, or seeds or bootstrap-expect given. */
         public boolean active() {
             return enabled || (seeds != null && !seeds.isBlank()) || bootstrapExpect > 0;
         }
+
+        // Everything but the secret, so that logging these settings never shows it.
+        @Override
+        public String toString() {
+            return "Cluster[enabled=" + enabled + ", nodeId=" + nodeId + ", zone=" + zone + ", capacity=" + capacity
+                    + ", rpcPort=" + rpcPort + ", rpcBindAddress=" + rpcBindAddress + ", advertisedAddress="
+                    + advertisedAddress + ", seeds=" + seeds + ", replicationFactor=" + replicationFactor
+                    + ", consistency=" + consistency + ", bootstrapExpect=" + bootstrapExpect + ", pingInterval="
+                    + pingInterval + ", faultInjection=" + faultInjection + ", secret="
+                    + (secret == null ? "(none)" : "(redacted)") + ", secretFile=" + secretFile + ", tls=" + tls
+                    + ", maxClockSkew=" + maxClockSkew + "]";
+        }
     }
+
+    /**
+     * TLS on the cluster's RPC port; every node then needs it. Connections are mutually authenticated
+     * by certificate and, inside TLS, still by the cluster secret.
+     *
+     * @param enabled whether the RPC port speaks TLS (1.3)
+     * @param certificate this node's certificate chain, PEM
+     * @param privateKey its private key, PEM, unencrypted PKCS#8 ({@code BEGIN PRIVATE KEY})
+     * @param trustCertificates PEM certificates that peers' certificates must chain to: the CA, or the
+     *     nodes' own certificates
+     */
+    public record ClusterTls(
+            @DefaultValue("false") boolean enabled,
+            @Nullable Path certificate,
+            @Nullable Path privateKey,
+            @Nullable Path trustCertificates) {}
 
     /** The durability policy. */
     public enum Sync {

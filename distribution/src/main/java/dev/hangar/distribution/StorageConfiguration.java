@@ -11,6 +11,8 @@ import dev.hangar.cluster.NodeConfig;
 import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.Consistency;
 import dev.hangar.cluster.membership.MembershipTiming;
+import dev.hangar.cluster.rpc.ClusterSecret;
+import dev.hangar.cluster.rpc.RpcTls;
 import java.net.InetSocketAddress;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -56,10 +58,40 @@ class StorageConfiguration {
                     cluster.seeds() == null ? List.of() : ClusterSettings.parseSeeds(cluster.seeds());
             return new ClusterSettings(nodeId, cluster.zone(), cluster.capacity(), cluster.rpcBindAddress(),
                     cluster.rpcPort(), advertised(cluster.advertisedAddress()), seeds, cluster.replicationFactor(),
-                    Consistency.parse(cluster.consistency()), cluster.bootstrapExpect());
+                    Consistency.parse(cluster.consistency()), cluster.bootstrapExpect(), secret(cluster),
+                    tls(cluster.tls()), cluster.maxClockSkew());
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("invalid hangar.cluster settings: " + e.getMessage(), e);
         }
+    }
+
+    /** The secret from {@code hangar.cluster.secret} or the file {@code hangar.cluster.secret-file}, never both. */
+    private static ClusterSecret secret(HangarProperties.Cluster cluster) {
+        boolean inline = cluster.secret() != null && !cluster.secret().isBlank();
+        if (inline && cluster.secretFile() != null) {
+            throw new IllegalStateException("set hangar.cluster.secret or hangar.cluster.secret-file, not both");
+        }
+        if (inline) {
+            return ClusterSecret.of(cluster.secret());
+        }
+        if (cluster.secretFile() != null) {
+            return ClusterSecret.read(cluster.secretFile());
+        }
+        throw new IllegalStateException("a cluster node needs the cluster secret, which every RPC connection must"
+                + " prove: set hangar.cluster.secret (HANGAR_CLUSTER_SECRET) or hangar.cluster.secret-file"
+                + " (HANGAR_CLUSTER_SECRET_FILE) to the same secret of at least " + ClusterSecret.MIN_LENGTH
+                + " characters on every node, for example the output of `openssl rand -base64 32`");
+    }
+
+    private static @Nullable RpcTls tls(HangarProperties.ClusterTls tls) {
+        if (!tls.enabled()) {
+            return null;
+        }
+        if (tls.certificate() == null || tls.privateKey() == null || tls.trustCertificates() == null) {
+            throw new IllegalStateException("hangar.cluster.tls.enabled needs hangar.cluster.tls.certificate,"
+                    + " hangar.cluster.tls.private-key and hangar.cluster.tls.trust-certificates");
+        }
+        return new RpcTls(tls.certificate(), tls.privateKey(), tls.trustCertificates());
     }
 
     private static MembershipTiming timing(HangarProperties.Cluster cluster) {

@@ -132,7 +132,8 @@ class ClusterControlPlaneIT extends AbstractS3IT {
                 "cluster.node-id=" + id,
                 "cluster.rpc-port=0",
                 "cluster.bootstrap-expect=3",
-                "cluster.ping-interval=200ms"));
+                "cluster.ping-interval=200ms",
+                "cluster.secret=" + ServerCluster.SECRET));
         if (seed != null) {
             settings.add("cluster.seeds=" + seed);
         }

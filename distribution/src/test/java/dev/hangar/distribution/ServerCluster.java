@@ -23,6 +23,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class ServerCluster implements AutoCloseable {
     static final Duration CONVERGENCE = Duration.ofSeconds(60);
+    /** The cluster secret of every test cluster (hangar.cluster.secret). */
+    static final String SECRET = "hangar-it-cluster-secret-0123456789";
 
     /** One node's settings: its id, zone and capacity (0: a gateway that stores nothing). */
     record Member(String id, String zone, long capacity) {
@@ -178,7 +180,8 @@ final class ServerCluster implements AutoCloseable {
                 "cluster.rpc-bind-address=127.0.0.1",
                 "cluster.rpc-port=" + rpcPort,
                 "cluster.bootstrap-expect=" + bootstrapExpect,
-                "cluster.ping-interval=200ms"));
+                "cluster.ping-interval=200ms",
+                "cluster.secret=" + SECRET));
         @Nullable String seeds = seeds(id);
         if (seeds != null) {
             settings.add("cluster.seeds=" + seeds);

@@ -88,6 +88,7 @@ final class SuiteCluster {
         settings.put("hangar.cluster.rpc-port", "0");
         settings.put("hangar.cluster.bootstrap-expect", Integer.toString(NODES));
         settings.put("hangar.cluster.ping-interval", "200ms");
+        settings.put("hangar.cluster.secret", ServerCluster.SECRET);
         return settings;
     }
 }
