@@ -29,6 +29,8 @@ BENCH_JAR=bench/target/benchmarks.jar
 mkdir -p "$OUT"
 DATA=$(mktemp -d)
 export AWS_ACCESS_KEY_ID=BENCHKEY00000000000001 AWS_SECRET_ACCESS_KEY=bench-secret-000000000000000000000000000
+# The nodes' shared cluster secret, fresh per run; it is passed to the nodes only, never printed.
+CLUSTER_SECRET=$(head -c 32 /dev/urandom | base64)
 PIDS=()
 
 stop_nodes() {
@@ -49,7 +51,7 @@ start_node() {
     HANGAR_ROOT_ACCESS_KEY=$AWS_ACCESS_KEY_ID HANGAR_ROOT_SECRET_KEY=$AWS_SECRET_ACCESS_KEY \
     HANGAR_CLUSTER_NODE_ID="$id" HANGAR_CLUSTER_ZONE="$zone" HANGAR_CLUSTER_CAPACITY="$capacity" \
     HANGAR_CLUSTER_RPC_PORT="1${n}901" HANGAR_CLUSTER_SEEDS="$(IFS=,; echo "${seeds[*]}")" \
-    HANGAR_CLUSTER_BOOTSTRAP_EXPECT=3 HANGAR_CLUSTER_FAULT_INJECTION=true \
+    HANGAR_CLUSTER_BOOTSTRAP_EXPECT=3 HANGAR_CLUSTER_FAULT_INJECTION=true HANGAR_CLUSTER_SECRET="$CLUSTER_SECRET" \
     "$JAVA" -Xmx"$SERVER_HEAP" -XX:+ExitOnOutOfMemoryError -jar "$SERVER_JAR" > "$OUT/$id.log" 2>&1 &
   PIDS+=($!)
 }
