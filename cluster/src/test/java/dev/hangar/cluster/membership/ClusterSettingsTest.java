@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hangar.cluster.rpc.ClusterSecret;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,9 @@ class ClusterSettingsTest {
         assertThat(settings.replicationFactor()).isEqualTo(3);
         assertThat(settings.consistency()).isEqualTo(Consistency.CONSISTENT);
         assertThat(settings.bootstrapExpect()).isZero();
+        assertThat(settings.tls()).isNull();
+        assertThat(settings.maxClockSkew()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(settings.toString()).doesNotContain("settings-test-secret").contains("ClusterSecret[redacted]");
     }
 
     @Test
