@@ -132,7 +132,8 @@ public final class ClusterControl implements AutoCloseable {
             membership.register(server);
             joined.set(membership);
             membership.start();
-            return new ClusterControl(settings, id, clusterIds, advertised, server, client, layouts, membership, faults);
+            return new ClusterControl(
+                    settings, id, clusterIds, advertised, server, client, layouts, membership, faults);
         } catch (RuntimeException e) {
             if (layouts != null) {
                 layouts.close();

@@ -71,7 +71,8 @@ public final class ClusterIdentity {
             return;
         }
         if (!current.isEmpty()) {
-            throw new ClusterMismatchException(peer + " belongs to cluster " + id + ", this node to cluster " + current);
+            throw new ClusterMismatchException(
+                    peer + " belongs to cluster " + id + ", this node to cluster " + current);
         }
         keep(id);
         LOG.info(() -> "joined cluster " + id + " (heard from " + peer + ")");
