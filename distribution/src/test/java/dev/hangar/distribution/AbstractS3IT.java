@@ -104,6 +104,7 @@ public abstract class AbstractS3IT {
         registry.add("management.server.port", () -> "0");
         registry.add("hangar.website.port", () -> "0");
         registry.add("hangar.website.domain", () -> WEBSITE_DOMAIN);
+        registry.add("hangar.admin.token", () -> AdminApi.TOKEN);
     }
 
     @BeforeAll
