@@ -217,18 +217,22 @@ public record HangarProperties(
      * @param openEndpoints Actuator endpoint ids readable without the token
      * @param allowedHosts host names, besides {@code localhost}, IP addresses and the management bind address,
      *     that a request's {@code Host} may name; {@code *} for any. Other names are refused (DNS rebinding).
+     * @param lifecycleAsOfLimit how far ahead of now a lifecycle pass run through {@code /actuator/lifecycle}
+     *     may decide what is due
      */
     public record Admin(
             @Nullable String token,
             @Nullable Path tokenFile,
             @DefaultValue({"health", "prometheus"}) List<String> openEndpoints,
-            @DefaultValue List<String> allowedHosts) {
+            @DefaultValue List<String> allowedHosts,
+            @DefaultValue("1d") Duration lifecycleAsOfLimit) {
 
         /** Without the token: records print every component. */
         @Override
         public String toString() {
             return "Admin[token=" + (token == null ? "none" : "(hidden)") + ", tokenFile=" + tokenFile
-                    + ", openEndpoints=" + openEndpoints + ", allowedHosts=" + allowedHosts + "]";
+                    + ", openEndpoints=" + openEndpoints + ", allowedHosts=" + allowedHosts
+                    + ", lifecycleAsOfLimit=" + lifecycleAsOfLimit + "]";
         }
     }
 
