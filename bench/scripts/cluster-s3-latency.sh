@@ -31,6 +31,8 @@ DATA=$(mktemp -d)
 export AWS_ACCESS_KEY_ID=BENCHKEY00000000000001 AWS_SECRET_ACCESS_KEY=bench-secret-000000000000000000000000000
 # The nodes' shared cluster secret, fresh per run; it is passed to the nodes only, never printed.
 CLUSTER_SECRET=$(head -c 32 /dev/urandom | base64)
+# Every node takes it from the environment; /actuator/cluster wants it as a bearer token.
+export HANGAR_ADMIN_TOKEN=bench-admin-token-0000000000000000
 PIDS=()
 
 stop_nodes() {
@@ -56,9 +58,15 @@ start_node() {
   PIDS+=($!)
 }
 
+# admin N PATH [CURL ARGS...]: a request to node N's administration API.
+admin() {
+  local n=$1 path=$2; shift 2
+  curl -s -H "Authorization: Bearer $HANGAR_ADMIN_TOKEN" "$@" "http://127.0.0.1:1${n}001$path"
+}
+
 cluster_ready() {
-  curl -s "http://127.0.0.1:1${1}001/actuator/cluster" | grep -q '"version":1' \
-    && [ "$(curl -s "http://127.0.0.1:1${1}001/actuator/cluster" | grep -o '"state":"up"' | wc -l)" -eq 4 ]
+  admin "$1" /actuator/cluster | grep -q '"version":1' \
+    && [ "$(admin "$1" /actuator/cluster | grep -o '"state":"up"' | wc -l)" -eq 4 ]
 }
 
 start_node n1 zone-a 100 1
@@ -74,7 +82,7 @@ cluster_ready 1 || { echo "the cluster did not form; see $OUT/*.log" >&2; exit 1
 LG=("$JAVA" -cp "$BENCH_JAR" dev.hangar.bench.LoadGenerator)
 for delay in "${DELAYS[@]}"; do
   for n in 1 2 3 4; do
-    curl -sf -o /dev/null -X POST "http://127.0.0.1:1${n}001/actuator/cluster" -H 'Content-Type: application/json' \
+    admin "$n" /actuator/cluster -f -o /dev/null -X POST -H 'Content-Type: application/json' \
       -d "{\"action\": \"faults\", \"delay\": \"${delay}ms\"}"
   done
   if [[ " $MODES " == *" ttfb "* ]]; then

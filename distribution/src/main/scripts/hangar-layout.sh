@@ -10,6 +10,8 @@
 #   hangar-layout.sh apply VERSION               apply the staged changes on top of layout VERSION
 #
 # HANGAR_ADMIN: the management base URL (default http://127.0.0.1:9001).
+# The administration token: HANGAR_ADMIN_TOKEN, else the file HANGAR_ADMIN_TOKEN_FILE, else the one the node
+# generated in its data folder, ${HANGAR_DATA_DIR:-./data}/admin-token.
 set -eu
 
 admin="${HANGAR_ADMIN:-http://127.0.0.1:9001}"
@@ -32,8 +34,27 @@ quote() {
     printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
 }
 
+token() {
+    if [ -n "${HANGAR_ADMIN_TOKEN:-}" ]; then
+        printf '%s' "$HANGAR_ADMIN_TOKEN"
+        return
+    fi
+    token_file="${HANGAR_ADMIN_TOKEN_FILE:-${HANGAR_DATA_DIR:-./data}/admin-token}"
+    if [ ! -r "$token_file" ]; then
+        echo "no administration token: set HANGAR_ADMIN_TOKEN or HANGAR_ADMIN_TOKEN_FILE ($token_file is not readable)" >&2
+        exit 2
+    fi
+    cat "$token_file"
+}
+
+# The token goes to curl on standard input (-H @-), so that no process list shows it.
+call() {
+    header="Authorization: Bearer $(token)"
+    printf '%s\n' "$header" | curl -sS -H @- "$@" -w '\n' "$url"
+}
+
 post() {
-    curl -sS -X POST "$url" -H 'Content-Type: application/json' -d "$1" -w '\n'
+    call -X POST -H 'Content-Type: application/json' -d "$1"
 }
 
 [ $# -ge 1 ] || usage
@@ -42,7 +63,7 @@ shift
 case "$command" in
     status)
         [ $# -eq 0 ] || usage
-        curl -sS "$url" -w '\n'
+        call
         ;;
     stage)
         [ $# -eq 3 ] || usage

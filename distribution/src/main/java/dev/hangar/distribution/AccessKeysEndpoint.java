@@ -3,6 +3,7 @@ package dev.hangar.distribution;
 import dev.hangar.metadata.AccessKey;
 import dev.hangar.metadata.BucketPermission;
 import dev.hangar.metadata.MetadataStore;
+import dev.hangar.s3api.semantics.BucketNames;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -101,8 +102,9 @@ public class AccessKeysEndpoint {
         if (bucket == null && (read != null || write != null || owner != null)) {
             return badRequest("read, write and owner need a bucket");
         }
-        if (bucket != null && bucket.isBlank()) {
-            return badRequest("bucket must not be blank");
+        String badBucket = bucket == null ? null : bucketProblem(bucket);
+        if (badBucket != null) {
+            return badRequest(badBucket);
         }
         Map<String, BucketPermission> buckets = new TreeMap<>();
         BucketPermission permission = permission(read, write, owner);
@@ -127,8 +129,9 @@ public class AccessKeysEndpoint {
     @WriteOperation
     public WebEndpointResponse<Object> permit(@Selector String id, String bucket, @Nullable Boolean read,
             @Nullable Boolean write, @Nullable Boolean owner) {
-        if (bucket.isBlank()) {
-            return badRequest("bucket must not be blank");
+        String badBucket = bucketProblem(bucket);
+        if (badBucket != null) {
+            return badRequest(badBucket);
         }
         Optional<AccessKey> existing = find(id);
         if (existing.isEmpty()) {
@@ -164,6 +167,12 @@ public class AccessKeysEndpoint {
             return Optional.of(root);
         }
         return metadata.getAccessKey(id);
+    }
+
+    /** Why {@code bucket} cannot name a bucket (S3's naming rules), or null: a typo must not grant a name nobody uses. */
+    static @Nullable String bucketProblem(String bucket) {
+        String problem = BucketNames.problem(bucket);
+        return problem == null ? null : "bucket " + bucket + " is not a valid bucket name: " + problem;
     }
 
     private static @Nullable BucketPermission permission(@Nullable Boolean read, @Nullable Boolean write,

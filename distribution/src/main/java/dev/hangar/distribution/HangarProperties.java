@@ -3,6 +3,7 @@ package dev.hangar.distribution;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -16,6 +17,7 @@ import org.springframework.util.unit.DataSize;
  * @param rootAccessKey the root access key id; when absent with its secret, one is generated on the
  *     first start, stored in the data folder and printed once
  * @param rootSecretKey the root secret key
+ * @param admin the administration API on the management port
  */
 @ConfigurationProperties("hangar")
 public record HangarProperties(
@@ -26,7 +28,8 @@ public record HangarProperties(
         @DefaultValue Storage storage,
         @DefaultValue Website website,
         @DefaultValue Lifecycle lifecycle,
-        @DefaultValue Cluster cluster) {
+        @DefaultValue Cluster cluster,
+        @DefaultValue Admin admin) {
 
     /**
      * The S3 listener.
@@ -243,6 +246,34 @@ public record HangarProperties(
             @Nullable Path certificate,
             @Nullable Path privateKey,
             @Nullable Path trustCertificates) {}
+
+    /**
+     * The administration API on the management port: who may use it, and what it takes.
+     *
+     * @param token the bearer token every administration request must carry; absent with {@code tokenFile}:
+     *     one is generated on the first start into {@code <data-dir>/admin-token} (owner-only), never printed
+     * @param tokenFile a file holding the token (a mounted secret), instead of {@code token}
+     * @param openEndpoints Actuator endpoint ids readable without the token
+     * @param allowedHosts host names, besides {@code localhost}, IP addresses and the management bind address,
+     *     that a request's {@code Host} may name; {@code *} for any. Other names are refused (DNS rebinding).
+     * @param lifecycleAsOfLimit how far ahead of now a lifecycle pass run through {@code /actuator/lifecycle}
+     *     may decide what is due
+     */
+    public record Admin(
+            @Nullable String token,
+            @Nullable Path tokenFile,
+            @DefaultValue({"health", "prometheus"}) List<String> openEndpoints,
+            @DefaultValue List<String> allowedHosts,
+            @DefaultValue("1d") Duration lifecycleAsOfLimit) {
+
+        /** Without the token: records print every component. */
+        @Override
+        public String toString() {
+            return "Admin[token=" + (token == null ? "none" : "(hidden)") + ", tokenFile=" + tokenFile
+                    + ", openEndpoints=" + openEndpoints + ", allowedHosts=" + allowedHosts
+                    + ", lifecycleAsOfLimit=" + lifecycleAsOfLimit + "]";
+        }
+    }
 
     /** The durability policy. */
     public enum Sync {

@@ -10,11 +10,11 @@ import java.util.Optional;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.reactive.function.server.RouterFunction;
-import org.springframework.web.reactive.function.server.ServerResponse;
-import org.springframework.web.server.WebFilter;
+import org.springframework.http.server.reactive.HttpHandler;
+import org.springframework.web.reactive.function.server.HandlerStrategies;
+import org.springframework.web.reactive.function.server.RouterFunctions;
 
-/** The S3 endpoint: one catch-all route on the main port, with its metrics filter. */
+/** The S3 endpoint: one catch-all route on the main port, with its metrics filter; nothing else on that port. */
 @Configuration(proxyBeanMethods = false)
 class S3Configuration {
 
@@ -44,20 +44,21 @@ class S3Configuration {
                 registry, clock, properties.lifecycle().interval());
     }
 
+    /**
+     * The S3 port's handler: the S3 route behind its metrics filter and its preflight filter (CORS preflights
+     * go to the S3 route, which answers them from the bucket's rules, not to Spring's CORS support).
+     *
+     * <p>Built here rather than from RouterFunction and WebFilter beans, which Spring Boot would assemble
+     * itself: Spring collects such beans from parent contexts too, so the management port's child context
+     * served the whole S3 API as well, and timed every Actuator request as an S3 one. As the S3 port's own
+     * handler they reach no other port, and this port serves S3 only.
+     */
     @Bean
-    RouterFunction<ServerResponse> s3Routes(S3Api api) {
-        return api.routes();
-    }
-
-    @Bean
-    WebFilter s3MetricsFilter(S3Api api) {
-        return api.metricsFilter();
-    }
-
-    /** CORS preflights go to the S3 routes, which answer them from the bucket's rules, not to Spring's CORS support. */
-    @Bean
-    WebFilter s3PreflightFilter(S3Api api) {
-        return api.preflightFilter();
+    HttpHandler httpHandler(S3Api api) {
+        return RouterFunctions.toHttpHandler(api.routes(), HandlerStrategies.builder()
+                .webFilter(api.metricsFilter())
+                .webFilter(api.preflightFilter())
+                .build());
     }
 
     private static Optional<AccessKey> accessKey(String accessKeyId, AccessKey root, ClusterNode node) {

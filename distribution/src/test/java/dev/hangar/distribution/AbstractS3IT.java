@@ -104,6 +104,9 @@ public abstract class AbstractS3IT {
         registry.add("management.server.port", () -> "0");
         registry.add("hangar.website.port", () -> "0");
         registry.add("hangar.website.domain", () -> WEBSITE_DOMAIN);
+        // Administration: a known token, and lifecycle passes up to 32 days ahead (LifecycleIT looks 30 ahead).
+        registry.add("hangar.admin.token", () -> AdminApi.TOKEN);
+        registry.add("hangar.admin.lifecycle-as-of-limit", () -> "32d");
     }
 
     @BeforeAll

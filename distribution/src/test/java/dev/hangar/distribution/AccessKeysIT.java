@@ -185,7 +185,7 @@ class AccessKeysIT extends AbstractS3IT {
 
     @Test
     void badAdministrationRequestsAreRefused() {
-        assertThat(admin.post("/actuator/accesskeys/HKDOESNOTEXIST000000", Map.of("bucket", "b", "read", true))
+        assertThat(admin.post("/actuator/accesskeys/HKDOESNOTEXIST000000", Map.of("bucket", "photos", "read", true))
                 .status()).isEqualTo(404);
         assertThat(admin.post("/actuator/accesskeys", Map.of("read", true)).status()).isEqualTo(400);
         AdminApi.Key key = admin.createKey();

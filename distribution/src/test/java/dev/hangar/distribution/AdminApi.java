@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -18,21 +19,33 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The administration endpoints of the management port, as an operator calls them: JSON over plain HTTP to
- * {@code /actuator/accesskeys} and {@code /actuator/lifecycle}.
+ * {@code /actuator/accesskeys} and {@code /actuator/lifecycle}, with the administration token as a bearer
+ * token.
  */
 final class AdminApi {
+    /** The administration token of the test servers ({@code hangar.admin.token}): AbstractS3IT, DedicatedServer. */
+    static final String TOKEN = "hangar-it-admin-token-0123456789abcdef";
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final URI management;
     private final HttpClient http;
+    private final @Nullable String token;
 
+    /** Sends {@link #TOKEN}. */
     AdminApi(URI management, HttpClient http) {
+        this(management, http, TOKEN);
+    }
+
+    /** @param token the bearer token to send, or null to send none */
+    AdminApi(URI management, HttpClient http, @Nullable String token) {
         this.management = management;
         this.http = http;
+        this.token = token;
     }
 
     /** An answer: its status, its body as text and, when there is one, as JSON. */
-    record Response(int status, String body) {
+    record Response(int status, String body, HttpHeaders headers) {
         JsonNode json() {
             return JSON.readTree(body);
         }
@@ -83,10 +96,13 @@ final class AdminApi {
     }
 
     private Response send(HttpRequest.Builder request) {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
         try {
             HttpResponse<String> response = http.send(request.build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            return new Response(response.statusCode(), response.body());
+            return new Response(response.statusCode(), response.body(), response.headers());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

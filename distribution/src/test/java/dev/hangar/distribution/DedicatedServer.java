@@ -65,7 +65,8 @@ final class DedicatedServer implements AutoCloseable {
                 "--server.port=0",
                 "--hangar.management.port=0",
                 "--management.server.port=0",
-                "--hangar.website.enabled=false"));
+                "--hangar.website.enabled=false",
+                "--hangar.admin.token=" + AdminApi.TOKEN));
         for (String setting : hangarSettings) {
             arguments.add("--hangar." + setting);
         }

@@ -31,11 +31,13 @@ public final class PackagedServer implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final int managementPort;
     private final Path log;
 
-    private PackagedServer(Process process, int port, Path log) {
+    private PackagedServer(Process process, int port, int managementPort, Path log) {
         this.process = process;
         this.port = port;
+        this.managementPort = managementPort;
         this.log = log;
     }
 
@@ -72,7 +74,7 @@ public final class PackagedServer implements AutoCloseable {
         variables.put("HANGAR_S3_PORT", Integer.toString(port));
         variables.put("HANGAR_WEBSITE_PORT", "0");
         variables.putAll(environment);
-        PackagedServer server = new PackagedServer(builder.start(), port, log);
+        PackagedServer server = new PackagedServer(builder.start(), port, managementPort, log);
         try {
             server.awaitPort();
         } catch (RuntimeException | Error | InterruptedException e) {
@@ -97,6 +99,16 @@ public final class PackagedServer implements AutoCloseable {
     /** The S3 endpoint, {@code http://localhost:port}. */
     public URI endpoint() {
         return URI.create("http://localhost:" + port);
+    }
+
+    /** The management port (Actuator); it may open a little after the S3 port. */
+    public int managementPort() {
+        return managementPort;
+    }
+
+    /** Everything the server printed so far. */
+    public String output() throws IOException {
+        return Files.readString(log, StandardCharsets.UTF_8);
     }
 
     /** Whether the server runs, or how it exited, followed by the last lines of its output. */

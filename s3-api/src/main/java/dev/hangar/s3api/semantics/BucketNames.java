@@ -3,9 +3,10 @@ package dev.hangar.s3api.semantics;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
-/** AWS's general-purpose bucket naming rules. */
-final class BucketNames {
+/** AWS's general-purpose bucket naming rules; public for the administration API, which names buckets too. */
+public final class BucketNames {
     private static final Pattern ALLOWED = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
     private static final Pattern IP_ADDRESS = Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
 
@@ -18,7 +19,8 @@ final class BucketNames {
         }
     }
 
-    private static String problem(String name) {
+    /** What is wrong with {@code name} as a bucket name, or null if nothing is. */
+    public static @Nullable String problem(String name) {
         if (name.length() < 3 || name.length() > 63) {
             return "bucket names must be between 3 and 63 characters long";
         }

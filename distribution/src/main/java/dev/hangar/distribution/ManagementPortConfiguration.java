@@ -1,0 +1,30 @@
+package dev.hangar.distribution;
+
+import java.util.List;
+import java.util.Objects;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Beans of the management port's own application context, the child context Spring Boot starts for
+ * {@code management.server.port}: listed for it in
+ * {@code META-INF/spring/org.springframework.boot.actuate.autoconfigure.web.ManagementContextConfiguration.imports}.
+ *
+ * <p>Neither {@code @Configuration} nor {@code @ManagementContextConfiguration} (which is a
+ * {@code @Configuration}): component scanning of {@link HangarApplication}'s package would then put it in the
+ * main context as well. Without the annotation Spring Boot imports it into the child context only.
+ */
+class ManagementPortConfiguration {
+
+    @Bean
+    AdministrationFilter administrationFilter(AdminToken token, AllowedHosts hosts, HangarProperties properties,
+            PathMappedEndpoints endpoints) {
+        // Endpoints that are not exposed have no path, and nothing to open.
+        List<String> open = properties.admin().openEndpoints().stream()
+                .map(id -> endpoints.getPath(EndpointId.of(id.strip())))
+                .filter(Objects::nonNull)
+                .toList();
+        return new AdministrationFilter(token, hosts, endpoints.getBasePath(), open);
+    }
+}
