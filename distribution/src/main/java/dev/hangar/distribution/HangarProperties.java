@@ -1,5 +1,6 @@
 package dev.hangar.distribution;
 
+import dev.hangar.s3api.web.ListenerLimits;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import org.springframework.util.unit.DataSize;
  *     first start, stored in the data folder and printed once
  * @param rootSecretKey the root secret key
  * @param admin the administration API on the management port
+ * @param http the limits of every HTTP listener (S3, website, management)
  */
 @ConfigurationProperties("hangar")
 public record HangarProperties(
@@ -29,7 +31,37 @@ public record HangarProperties(
         @DefaultValue Website website,
         @DefaultValue Lifecycle lifecycle,
         @DefaultValue Cluster cluster,
-        @DefaultValue Admin admin) {
+        @DefaultValue Admin admin,
+        @DefaultValue Http http) {
+
+    /**
+     * What a connection and a listener may hold, on the S3, website and management listeners alike.
+     *
+     * @param idleTimeout a connection waiting this long for a request is closed
+     * @param headerTimeout a request whose headers are not all there this long after its first byte is closed
+     *     (slowloris)
+     * @param readTimeout a request body that sends nothing for this long is abandoned
+     * @param writeTimeout a response body the client takes nothing of for this long is abandoned, its
+     *     connection closed
+     * @param maxConnections connections beyond this many per listener are closed as they are accepted (keep
+     *     it below the process's file descriptor limit)
+     * @param maxConcurrentRequests requests beyond this many running at once on a listener are answered
+     *     {@code 503 SlowDown}
+     */
+    public record Http(
+            @DefaultValue("60s") Duration idleTimeout,
+            @DefaultValue("30s") Duration headerTimeout,
+            @DefaultValue("60s") Duration readTimeout,
+            @DefaultValue("60s") Duration writeTimeout,
+            @DefaultValue("4096") int maxConnections,
+            @DefaultValue("1024") int maxConcurrentRequests) {
+
+        /** The limits as the S3 API module takes them. */
+        public ListenerLimits limits() {
+            return new ListenerLimits(idleTimeout, headerTimeout, readTimeout, writeTimeout,
+                    maxConnections, maxConcurrentRequests);
+        }
+    }
 
     /**
      * The S3 listener.

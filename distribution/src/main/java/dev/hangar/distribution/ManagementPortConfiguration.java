@@ -1,9 +1,12 @@
 package dev.hangar.distribution;
 
+import dev.hangar.s3api.web.ListenerLimits;
 import java.util.List;
 import java.util.Objects;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -26,5 +29,17 @@ class ManagementPortConfiguration {
                 .filter(Objects::nonNull)
                 .toList();
         return new AdministrationFilter(token, hosts, endpoints.getBasePath(), open);
+    }
+
+    /**
+     * The management listener's timeouts and connection limits ({@code hangar.http.*}) and interim responses
+     * without {@code Connection} ({@link InterimResponses}): its web server is the child context's own and does
+     * not take the S3 listener's customizers (an idle connection to it was never closed), nor plain
+     * {@code NettyServerCustomizer} beans of this context, so they are added to its factory here.
+     */
+    @Bean
+    WebServerFactoryCustomizer<NettyReactiveWebServerFactory> managementListener(HangarProperties properties) {
+        ListenerLimits limits = properties.http().limits();
+        return factory -> factory.addServerCustomizers(InterimResponses.INSTANCE, limits::applyTo);
     }
 }

@@ -3,6 +3,7 @@ package dev.hangar.distribution;
 import dev.hangar.cluster.ClusterNode;
 import dev.hangar.metadata.AccessKey;
 import dev.hangar.s3api.semantics.S3Settings;
+import dev.hangar.s3api.web.ListenerLimits;
 import dev.hangar.s3api.web.S3Api;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -24,6 +25,13 @@ class S3Configuration {
         return InterimResponses.INSTANCE;
     }
 
+    /** Timeouts and connection limits of {@code hangar.http.*} on the S3 (and management) listener. */
+    @Bean
+    NettyServerCustomizer listenerLimits(HangarProperties properties) {
+        ListenerLimits limits = properties.http().limits();
+        return limits::applyTo;
+    }
+
     @Bean
     Clock clock() {
         return Clock.systemUTC();
@@ -41,11 +49,12 @@ class S3Configuration {
                 Math.toIntExact(storage.inlineThreshold().toBytes()), Math.toIntExact(storage.chunkSize().toBytes()),
                 properties.s3().signatureV2());
         return new S3Api(node, settings, accessKeyId -> accessKey(accessKeyId, root, node), properties.s3().domain(),
-                registry, clock, properties.lifecycle().interval());
+                registry, clock, properties.lifecycle().interval(), properties.http().limits());
     }
 
     /**
-     * The S3 port's handler: the S3 route behind its metrics filter and its preflight filter (CORS preflights
+     * The S3 port's handler: the S3 route behind its metrics filter, its concurrency limit ({@code 503 SlowDown}
+     * beyond {@code hangar.http.max-concurrent-requests}) and its preflight filter (CORS preflights
      * go to the S3 route, which answers them from the bucket's rules, not to Spring's CORS support).
      *
      * <p>Built here rather than from RouterFunction and WebFilter beans, which Spring Boot would assemble
@@ -57,6 +66,7 @@ class S3Configuration {
     HttpHandler httpHandler(S3Api api) {
         return RouterFunctions.toHttpHandler(api.routes(), HandlerStrategies.builder()
                 .webFilter(api.metricsFilter())
+                .webFilter(api.concurrencyFilter())
                 .webFilter(api.preflightFilter())
                 .build());
     }

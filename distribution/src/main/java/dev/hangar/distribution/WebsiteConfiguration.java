@@ -17,6 +17,7 @@ class WebsiteConfiguration {
     @Bean
     WebsiteServer websiteServer(HangarProperties properties, S3Api api) {
         HangarProperties.Website website = properties.website();
-        return new WebsiteServer(api.websiteHttpHandler(website.domain()), website.bindAddress(), website.port());
+        return new WebsiteServer(api.websiteHttpHandler(website.domain()), website.bindAddress(), website.port(),
+                properties.http().limits());
     }
 }

@@ -1,6 +1,7 @@
 package dev.hangar.distribution;
 
 import java.time.Duration;
+import dev.hangar.s3api.web.ListenerLimits;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,16 +22,18 @@ final class WebsiteServer implements SmartLifecycle {
     private final HttpHandler handler;
     private final String bindAddress;
     private final int configuredPort;
+    private final ListenerLimits limits;
     private volatile @Nullable DisposableServer server;
 
     /** @param port the port to listen on; 0 picks a free one, which {@link #port()} tells once started */
-    WebsiteServer(HttpHandler handler, String bindAddress, int port) {
+    WebsiteServer(HttpHandler handler, String bindAddress, int port, ListenerLimits limits) {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("hangar.website.port must be between 0 and 65535: " + port);
         }
         this.handler = handler;
         this.bindAddress = bindAddress;
         this.configuredPort = port;
+        this.limits = limits;
     }
 
     @Override
@@ -39,7 +42,7 @@ final class WebsiteServer implements SmartLifecycle {
             return;
         }
         try {
-            server = InterimResponses.INSTANCE.apply(HttpServer.create())
+            server = limits.applyTo(InterimResponses.INSTANCE.apply(HttpServer.create()))
                     .host(bindAddress)
                     .port(configuredPort)
                     .handle(new ReactorHttpHandlerAdapter(handler))

@@ -98,6 +98,7 @@ public enum S3Error {
     REQUEST_IS_NOT_MULTIPART_CONTENT("RequestIsNotMultiPartContent", 400,
             "Bucket POST must be of the enclosure-type multipart/form-data."),
     SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "Please reduce your request rate."),
+    SLOW_DOWN("SlowDown", 503, "Please reduce your request rate."),
     SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403,
             "The request signature we calculated does not match the signature you provided. "
                     + "Check your key and signing method."),

@@ -4,6 +4,7 @@ import dev.hangar.cluster.RoundTrips;
 import dev.hangar.s3api.semantics.S3Response;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -16,7 +17,7 @@ import reactor.core.publisher.Mono;
 /**
  * Writes an {@link S3Response} to the exchange: its status, the request id and server headers, its
  * own headers and its body. A streamed body is written through an output stream on the blocking
- * executor, with back-pressure.
+ * executor, with back-pressure: it waits while the connection cannot take more ({@link SendWindow}).
  *
  * <p>Everything is written straight to the exchange. The headers stay out of the {@code
  * ServerResponse} so that WebFlux's own conditional-request check (which, unlike S3, lets
@@ -29,15 +30,19 @@ final class ResponseWriter {
     private final ExecutorService blocking;
     private final Logger log;
     private final String bodyDescription;
+    private final Duration writeTimeout;
 
     /**
      * @param log where a failed response body is reported
      * @param bodyDescription how that report names the body, before the request id
+     * @param writeTimeout how long a streamed body waits for a client that takes nothing before it is
+     *     abandoned (see {@link SendWindow})
      */
-    ResponseWriter(ExecutorService blocking, Logger log, String bodyDescription) {
+    ResponseWriter(ExecutorService blocking, Logger log, String bodyDescription, Duration writeTimeout) {
         this.blocking = blocking;
         this.log = log;
         this.bodyDescription = bodyDescription;
+        this.writeTimeout = writeTimeout;
     }
 
     Mono<ServerResponse> render(S3Response response, String requestId) {
@@ -61,7 +66,7 @@ final class ResponseWriter {
                             out -> {
                                 // The body reads its blocks on this thread: they count as the request's rounds.
                                 try (RoundTrips.Binding counting = RoundTrips.bind(S3MetricsFilter.tally(exchange))) {
-                                    stream.writer().writeTo(out);
+                                    stream.writer().writeTo(SendWindow.gate(http, out, writeTimeout));
                                 } catch (IOException e) {
                                     log.warn("{} {} failed: {}", bodyDescription, requestId, e.toString());
                                     throw new UncheckedIOException(e);

@@ -48,6 +48,8 @@ public final class S3Api implements AutoCloseable {
     private final RouterFunction<ServerResponse> routes;
     private final WebFilter metricsFilter;
     private final WebFilter preflightFilter;
+    private final WebFilter concurrencyFilter;
+    private final ListenerLimits limits;
     private final @Nullable ScheduledExecutorService lifecycleTimer;
 
     /**
@@ -55,9 +57,13 @@ public final class S3Api implements AutoCloseable {
      * @param domain base domain for virtual-host-style addressing, or null
      * @param lifecycleInterval how often the lifecycle worker runs a pass over every bucket; zero or
      *     negative: never on its own (the administration can still run passes)
+     * @param limits the S3 and website listeners' limits: the write timeout of response bodies and the
+     *     concurrency limit are applied here, the connection limits by {@link ListenerLimits#applyTo}
      */
     public S3Api(ClusterNode node, S3Settings settings, Function<String, Optional<AccessKey>> keys,
-            @Nullable String domain, MeterRegistry registry, Clock clock, Duration lifecycleInterval) {
+            @Nullable String domain, MeterRegistry registry, Clock clock, Duration lifecycleInterval,
+            ListenerLimits limits) {
+        this.limits = limits;
         this.blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("hangar-s3-", 0).factory());
         this.scheduler = Schedulers.fromExecutorService(blocking, "hangar-s3");
         this.service = new S3Service(node, settings, clock, keys);
@@ -65,9 +71,10 @@ public final class S3Api implements AutoCloseable {
                 new RequestAuthenticator(settings.region(), clock, id -> keys.apply(id).map(AccessKey::secretKey),
                         settings.signatureV2()),
                 new AuthenticationCounters(registry), keys, new PayloadDecoder(), new Addressing(domain), blocking,
-                scheduler);
+                scheduler, limits.writeTimeout());
         this.routes = RouterFunctions.route(RequestPredicates.all(), handler);
         this.preflightFilter = new PreflightFilter(handler);
+        this.concurrencyFilter = new ConcurrencyLimit(limits.maxConcurrentRequests(), service);
         this.metricsFilter = new S3MetricsFilter(registry, node.control().isPresent());
         registerLifecycleCounters(registry, service.lifecycle());
         this.lifecycleTimer = scheduleLifecycle(service.lifecycle(), lifecycleInterval, clock);
@@ -87,9 +94,11 @@ public final class S3Api implements AutoCloseable {
      *     name outside it is taken whole as the bucket name, as with a CNAME
      */
     public HttpHandler websiteHttpHandler(@Nullable String domain) {
-        WebsiteHandler handler = new WebsiteHandler(service, domain, blocking, scheduler);
+        WebsiteHandler handler = new WebsiteHandler(service, domain, blocking, scheduler, limits.writeTimeout());
         return RouterFunctions.toHttpHandler(RouterFunctions.route(RequestPredicates.all(), handler),
-                HandlerStrategies.builder().webFilter(metricsFilter).webFilter(new PreflightFilter(handler)).build());
+                HandlerStrategies.builder().webFilter(metricsFilter)
+                        .webFilter(new ConcurrencyLimit(limits.maxConcurrentRequests(), service))
+                        .webFilter(new PreflightFilter(handler)).build());
     }
 
     public RouterFunction<ServerResponse> routes() {
@@ -106,6 +115,11 @@ public final class S3Api implements AutoCloseable {
 
     public WebFilter metricsFilter() {
         return metricsFilter;
+    }
+
+    /** Answers {@code 503 SlowDown} beyond the S3 listener's concurrency limit; register it with the routes. */
+    public WebFilter concurrencyFilter() {
+        return concurrencyFilter;
     }
 
     @Override

@@ -23,6 +23,7 @@ import dev.hangar.s3api.semantics.S3Service;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,14 +62,14 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
 
     S3HandlerFunction(S3Service service, RequestAuthenticator authenticator, AuthenticationCounters counters,
             Function<String, Optional<AccessKey>> keys, PayloadDecoder decoder, Addressing addressing,
-            ExecutorService blocking, Scheduler blockingScheduler) {
+            ExecutorService blocking, Scheduler blockingScheduler, Duration writeTimeout) {
         this.service = service;
         this.authenticator = authenticator;
         this.counters = counters;
         this.keys = keys;
         this.decoder = decoder;
         this.addressing = addressing;
-        this.writer = new ResponseWriter(blocking, LOG, "response body stream");
+        this.writer = new ResponseWriter(blocking, LOG, "response body stream", writeTimeout);
         this.blockingScheduler = blockingScheduler;
     }
 

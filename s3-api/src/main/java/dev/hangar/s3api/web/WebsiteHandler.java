@@ -12,6 +12,7 @@ import dev.hangar.s3api.website.WebsiteErrorPages;
 import dev.hangar.s3api.website.WebsiteOutcome;
 import dev.hangar.s3api.website.WebsiteRequest;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,10 +48,11 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
     private final Scheduler blockingScheduler;
 
     /** @param domain base domain of website host names ({@code bucket.<domain>}), or null */
-    WebsiteHandler(S3Service service, @Nullable String domain, ExecutorService blocking, Scheduler blockingScheduler) {
+    WebsiteHandler(S3Service service, @Nullable String domain, ExecutorService blocking, Scheduler blockingScheduler,
+            Duration writeTimeout) {
         this.service = service;
         this.domain = domain == null || domain.isBlank() ? null : domain.toLowerCase(Locale.ROOT);
-        this.writer = new ResponseWriter(blocking, LOG, "website response body");
+        this.writer = new ResponseWriter(blocking, LOG, "website response body", writeTimeout);
         this.blockingScheduler = blockingScheduler;
     }
 

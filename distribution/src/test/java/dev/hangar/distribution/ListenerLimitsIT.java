@@ -1,0 +1,321 @@
+package dev.hangar.distribution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hangar.distribution.support.PackagedServer;
+import dev.hangar.distribution.support.RandomContent;
+import dev.hangar.distribution.support.RawS3;
+import dev.hangar.distribution.support.S3Clients;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The limits of {@code hangar.http.*} on the packaged jar with a 256 MiB heap, set short so that they show within
+ * a test: idle connections and clients that never read a large GET neither exhaust the server's memory nor keep
+ * other clients out, and are closed by the timeouts; a slowloris client (headers a byte at a time) is cut at the
+ * header timeout although it is never idle; a body that stops is cut at the read timeout and stores nothing;
+ * requests beyond the concurrency limit are answered {@code 503 SlowDown}; connections beyond the connection
+ * limit are closed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class ListenerLimitsIT {
+    private static final String ACCESS_KEY = "HANGARLIMITSKEY00001";
+    private static final String SECRET_KEY = "hangar-limits-secret-0123456789abcdefghij";
+    private static final Duration IDLE = Duration.ofSeconds(4);
+    private static final Duration HEADERS = Duration.ofSeconds(3);
+    private static final Duration READ = Duration.ofSeconds(6);
+    private static final Duration WRITE = Duration.ofSeconds(8);
+    /** How much later than its timeout a close may come on a loaded 2-core machine. */
+    private static final Duration MARGIN = Duration.ofSeconds(20);
+    /** The limited server's limits: requests at once, connections. */
+    private static final int CONCURRENT = 8;
+    private static final int CONNECTIONS = 20;
+    private static final int MIB = 1024 * 1024;
+
+    private Path work;
+    private PackagedServer server;
+    private S3Client s3;
+    private PackagedServer limited;
+    private S3Client limitedS3;
+
+    @BeforeAll
+    void start() throws IOException, InterruptedException {
+        work = Files.createTempDirectory(Files.createDirectories(Path.of("target", "limits-it")).toAbsolutePath(), "");
+        server = PackagedServer.start(work.resolve("data"), "256m", Map.of(
+            "HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY, "HANGAR_ROOT_SECRET_KEY", SECRET_KEY,
+            "HANGAR_HTTP_IDLE_TIMEOUT", IDLE.toSeconds() + "s",
+            "HANGAR_HTTP_HEADER_TIMEOUT", HEADERS.toSeconds() + "s",
+            "HANGAR_HTTP_READ_TIMEOUT", READ.toSeconds() + "s",
+            "HANGAR_HTTP_WRITE_TIMEOUT", WRITE.toSeconds() + "s"), "limits");
+        s3 = S3Clients.sync(server.endpoint(), ACCESS_KEY, SECRET_KEY);
+        s3.createBucket(request -> request.bucket("limits"));
+        // Anyone may read: the non-reading GETs below need no signature.
+        s3.putBucketPolicy(request -> request.bucket("limits").policy("""
+            {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": "*", "Action": "s3:GetObject",
+              "Resource": "arn:aws:s3:::limits/*"}]}"""));
+
+        limited = PackagedServer.start(work.resolve("limited"), "128m", Map.of(
+            "HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY, "HANGAR_ROOT_SECRET_KEY", SECRET_KEY,
+            "HANGAR_HTTP_READ_TIMEOUT", READ.toSeconds() + "s",
+            "HANGAR_HTTP_MAX_CONCURRENT_REQUESTS", Integer.toString(CONCURRENT),
+            "HANGAR_HTTP_MAX_CONNECTIONS", Integer.toString(CONNECTIONS)), "limited");
+        limitedS3 = S3Clients.sync(limited.endpoint(), ACCESS_KEY, SECRET_KEY);
+        limitedS3.createBucket(request -> request.bucket("limits"));
+        limitedS3.putObject(request -> request.bucket("limits").key("small"), RequestBody.fromString("small"));
+    }
+
+    @AfterAll
+    void stop() throws IOException, InterruptedException {
+        for (S3Client client : new S3Client[] {s3, limitedS3}) {
+            if (client != null) {
+                client.close();
+            }
+        }
+        try {
+            if (limited != null) {
+                limited.stop();
+            }
+        } finally {
+            PackagedServer.stopAndDelete(server, work);
+        }
+    }
+
+    @Test
+    void idleConnectionsAndClientsThatNeverReadNeitherStarveOthersNorExhaustMemory() throws Exception {
+        byte[] large = RandomContent.of(4001, 8 * MIB).bytes();
+        s3.putObject(request -> request.bucket("limits").key("large"), RequestBody.fromBytes(large));
+        List<Socket> idle = new ArrayList<>();
+        List<Socket> nonReading = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2_000; i++) {
+                idle.add(connect(i % 50 == 0 ? server.managementPort() : server.port()));
+            }
+            for (int i = 0; i < 200; i++) {
+                Socket socket = connect(server.port());
+                socket.setReceiveBufferSize(4096);
+                socket.getOutputStream().write(("GET /limits/large HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+                nonReading.add(socket);
+            }
+
+            // Meanwhile a client keeps working, through all of it.
+            for (int round = 0; round < 20; round++) {
+                int index = round;
+                byte[] body = RandomContent.of(4100 + round, 300_000).bytes();
+                s3.putObject(request -> request.bucket("limits").key("busy-" + index), RequestBody.fromBytes(body));
+                assertThat(s3.getObjectAsBytes(request -> request.bucket("limits").key("busy-" + index)).asByteArray())
+                    .isEqualTo(body);
+                assertThat(s3.getObjectAsBytes(request -> request.bucket("limits").key("large")).asByteArray())
+                    .isEqualTo(large);
+            }
+
+            long deadline = System.nanoTime() + IDLE.plus(MARGIN).toNanos();
+            for (Socket socket : idle) {
+                assertThat(closedBy(socket, deadline)).as("an idle connection to port %d closed within %s",
+                    socket.getPort(), IDLE.plus(MARGIN)).isTrue();
+            }
+            assertThat(server.output()).doesNotContain("OutOfDirectMemoryError").doesNotContain("OutOfMemoryError");
+            // The non-reading GETs are abandoned at the write timeout.
+            long writeDeadline = System.nanoTime() + WRITE.plus(MARGIN).toNanos();
+            while (System.nanoTime() < writeDeadline && countOf(server.output(), "write timeout") < nonReading.size()) {
+                Thread.sleep(500);
+            }
+            assertThat(countOf(server.output(), "write timeout")).as("GETs abandoned at the write timeout")
+                .isGreaterThanOrEqualTo(nonReading.size());
+        } finally {
+            closeAll(idle);
+            closeAll(nonReading);
+        }
+    }
+
+    @Test
+    void aSlowlorisIsCutAtTheHeaderTimeoutThoughNeverIdle() throws Exception {
+        try (Socket socket = connect(server.port())) {
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /limits/large HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.US_ASCII));
+            long started = System.nanoTime();
+            boolean closed = false;
+            // A header byte every 500 ms: the connection is never idle for the idle timeout.
+            for (int i = 0; i < 200 && !closed; i++) {
+                try {
+                    out.write('X');
+                    out.flush();
+                    Thread.sleep(500);
+                    closed = closedBy(socket, System.nanoTime() + 1_000_000);
+                } catch (SocketException reset) {
+                    closed = true;
+                }
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            assertThat(closed).as("the slowloris connection was closed").isTrue();
+            assertThat(took).as("closed after the header timeout").isGreaterThanOrEqualTo(HEADERS.minusMillis(500))
+                .isLessThan(HEADERS.plus(MARGIN));
+        }
+    }
+
+    @Test
+    void aBodyThatStopsIsCutAtTheReadTimeoutAndStoresNothing() throws Exception {
+        try (Socket socket = connect(server.port())) {
+            socket.getOutputStream().write(("PUT /limits/stalled HTTP/1.1\r\nHost: localhost\r\nContent-Length: "
+                + MIB + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(new byte[10_000]);
+            socket.getOutputStream().flush();
+            assertThat(closedBy(socket, System.nanoTime() + READ.plus(MARGIN).toNanos()))
+                .as("the stalled upload's connection closed within %s", READ.plus(MARGIN)).isTrue();
+        }
+        assertThat(s3.listObjectsV2(request -> request.bucket("limits").prefix("stalled")).contents()).isEmpty();
+    }
+
+    @Test
+    void requestsBeyondTheConcurrencyLimitAreSlowDown() throws Exception {
+        List<Socket> holding = new ArrayList<>();
+        try {
+            // Signed uploads that send a little of their body and wait hold every permit.
+            RawS3 raw = new RawS3(limited.endpoint(), "us-east-1", ACCESS_KEY, SECRET_KEY, RawS3.newHttpClient());
+            for (int i = 0; i < CONCURRENT; i++) {
+                holding.add(heldUpload(raw, limited.port(), "held-" + i));
+            }
+            RawS3.Response refused = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+            while (System.nanoTime() < deadline) {
+                RawS3.Response answer = raw.send(java.net.http.HttpRequest.newBuilder(
+                    limited.endpoint().resolve("/limits/small")).HEAD().build());
+                if (answer.status() == 503) {
+                    refused = answer;
+                    break;
+                }
+                Thread.sleep(100);
+            }
+            assertThat(refused).as("a request beyond %d running ones answered 503", CONCURRENT).isNotNull();
+            RawS3.Response document = raw.send(java.net.http.HttpRequest.newBuilder(
+                limited.endpoint().resolve("/limits/small")).GET().build());
+            assertThat(document.status()).isEqualTo(503);
+            assertThat(document.errorCode()).contains("SlowDown");
+        } finally {
+            closeAll(holding);
+        }
+        // Once the held requests end, requests run again.
+        long deadline = System.nanoTime() + READ.plus(MARGIN).toNanos();
+        boolean served = false;
+        while (!served && System.nanoTime() < deadline) {
+            try {
+                served = limitedS3.headObject(request -> request.bucket("limits").key("small")).contentLength() > 0;
+            } catch (software.amazon.awssdk.services.s3.model.S3Exception slowDown) {
+                assertThat(slowDown.statusCode()).isEqualTo(503);
+                Thread.sleep(200);
+            }
+        }
+        assertThat(served).as("requests served again once the held ones ended").isTrue();
+    }
+
+    @Test
+    void connectionsBeyondTheLimitAreClosed() throws Exception {
+        List<Socket> open = new ArrayList<>();
+        try {
+            // The client's own pooled connection may be one of them: fill up to the limit, then one more.
+            while (open.size() < CONNECTIONS) {
+                open.add(connect(limited.port()));
+            }
+            try (Socket extra = connect(limited.port())) {
+                assertThat(closedBy(extra, System.nanoTime() + MARGIN.toNanos()))
+                    .as("a connection beyond %d is closed", CONNECTIONS).isTrue();
+            }
+        } finally {
+            closeAll(open);
+        }
+        long deadline = System.nanoTime() + MARGIN.toNanos();
+        boolean served = false;
+        while (!served && System.nanoTime() < deadline) {
+            try {
+                served = limitedS3.headObject(request -> request.bucket("limits").key("small")).contentLength() > 0;
+            } catch (RuntimeException stillFull) {
+                Thread.sleep(200);
+            }
+        }
+        assertThat(served).as("new connections are taken once the others closed").isTrue();
+    }
+
+    /** A signed PUT of 100,000 bytes that sends 1,000 of them and waits, holding its request open. */
+    private static Socket heldUpload(RawS3 raw, int port, String key) throws IOException {
+        byte[] body = new byte[100_000];
+        SignedRequest signed = raw.sign(raw.request(SdkHttpMethod.PUT, "/limits/" + key).build(), body,
+            properties -> { });
+        StringBuilder head = new StringBuilder("PUT /limits/" + key + " HTTP/1.1\r\nHost: localhost:" + port
+            + "\r\nContent-Length: " + body.length + "\r\n");
+        signed.request().headers().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("host")) {
+                head.append(name).append(": ").append(String.join(",", values)).append("\r\n");
+            }
+        });
+        Socket socket = connect(port);
+        OutputStream out = socket.getOutputStream();
+        out.write(head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
+        out.write(body, 0, 1_000);
+        out.flush();
+        return socket;
+    }
+
+    private static Socket connect(int port) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(1_000);
+        return socket;
+    }
+
+    /** Whether the server closed the connection before the deadline: a read ends or the connection resets. */
+    private static boolean closedBy(Socket socket, long deadlineNanos) throws IOException {
+        InputStream in = socket.getInputStream();
+        byte[] drain = new byte[64 * 1024];
+        do {
+            try {
+                if (in.read(drain) < 0) {
+                    return true;
+                }
+            } catch (SocketTimeoutException nothingYet) {
+                // still open
+            } catch (SocketException reset) {
+                return true;
+            }
+        } while (System.nanoTime() < deadlineNanos);
+        return false;
+    }
+
+    private static int countOf(String text, String needle) {
+        int count = 0;
+        for (int at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length())) {
+            count++;
+        }
+        return count;
+    }
+
+    private static void closeAll(List<Socket> sockets) {
+        for (Socket socket : sockets) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing is best effort
+            }
+        }
+    }
+}
