@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
@@ -44,6 +46,13 @@ public final class RocksDbLocalTable implements LocalTable {
     private final WriteOptions writeOptions;
     private final Partitioning partitioning;
     private final Object[] locks = new Object[LOCK_STRIPES];
+    /**
+     * Readers and writers hold its read lock while they use the database, {@link #close} its write lock: a
+     * request still being handled when a node stops (an RPC handler on its own thread) must not write into a
+     * database being freed, which crashed the JVM in RocksDB's native code.
+     */
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private boolean closed;
 
     private RocksDbLocalTable(RocksDB db, Options options, Partitioning partitioning) {
         this.db = db;
@@ -89,27 +98,33 @@ public final class RocksDbLocalTable implements LocalTable {
     @Override
     public Optional<Entry> swap(Entry entry) {
         byte[] key = key(entry.partitionKey(), entry.sortKey());
-        synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
-            try {
+        Lock open = useOpen();
+        try {
+            synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
                 byte[] stored = db.get(key);
                 Entry current = stored == null ? null : EntryCodec.decode(stored);
                 if (current == null || current.wins(entry)) {
                     db.put(writeOptions, key, EntryCodec.encode(entry));
                 }
                 return Optional.ofNullable(current);
-            } catch (RocksDBException e) {
-                throw new TableStorageException("cannot merge " + entry + ": " + e.getMessage(), e);
             }
+        } catch (RocksDBException e) {
+            throw new TableStorageException("cannot merge " + entry + ": " + e.getMessage(), e);
+        } finally {
+            open.unlock();
         }
     }
 
     @Override
     public Optional<Entry> get(byte[] partitionKey, byte[] sortKey) {
+        Lock open = useOpen();
         try {
             byte[] stored = db.get(key(partitionKey, sortKey));
             return stored == null ? Optional.empty() : Optional.of(EntryCodec.decode(stored));
         } catch (RocksDBException e) {
             throw new TableStorageException("cannot read: " + e.getMessage(), e);
+        } finally {
+            open.unlock();
         }
     }
 
@@ -152,17 +167,20 @@ public final class RocksDbLocalTable implements LocalTable {
     // A write may have replaced the tombstone since the scan: delete only what was seen.
     private boolean deleteIfUnchanged(Entry tombstone) {
         byte[] key = key(tombstone.partitionKey(), tombstone.sortKey());
-        synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
-            try {
+        Lock open = useOpen();
+        try {
+            synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
                 byte[] stored = db.get(key);
                 if (stored == null || !EntryCodec.decode(stored).equals(tombstone)) {
                     return false;
                 }
                 db.delete(writeOptions, key);
                 return true;
-            } catch (RocksDBException e) {
-                throw new TableStorageException("cannot purge " + tombstone + ": " + e.getMessage(), e);
             }
+        } catch (RocksDBException e) {
+            throw new TableStorageException("cannot purge " + tombstone + ": " + e.getMessage(), e);
+        } finally {
+            open.unlock();
         }
     }
 
@@ -172,6 +190,7 @@ public final class RocksDbLocalTable implements LocalTable {
 
     private void scan(byte[] prefix, byte[] start, Continue more, Consumer<Entry> visitor) {
         byte[] upper = successor(prefix);
+        Lock open = useOpen();
         try (Slice bound = upper == null ? null : new Slice(upper);
                 ReadOptions read = new ReadOptions()) {
             if (bound != null) {
@@ -189,7 +208,20 @@ public final class RocksDbLocalTable implements LocalTable {
             } catch (RocksDBException e) {
                 throw new TableStorageException("cannot scan: " + e.getMessage(), e);
             }
+        } finally {
+            open.unlock();
         }
+    }
+
+    /** The read lock of an open table, held while the caller uses the database; refused once closed. */
+    private Lock useOpen() {
+        Lock open = lifecycle.readLock();
+        open.lock();
+        if (closed) {
+            open.unlock();
+            throw new TableStorageException("the table is closed", null);
+        }
+        return open;
     }
 
     private byte[] key(byte[] partitionKey, byte[] sortKey) {
@@ -218,8 +250,17 @@ public final class RocksDbLocalTable implements LocalTable {
 
     @Override
     public void close() {
-        writeOptions.close();
-        db.close();
-        options.close();
+        lifecycle.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            writeOptions.close();
+            db.close();
+            options.close();
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
     }
 }
