@@ -18,17 +18,27 @@ final class ClientHandler extends SimpleChannelInboundHandler<RpcFrame> {
     private record Waiting(RpcFrame frame, CompletableFuture<byte[]> result) {}
 
     private final int maxQueued;
+    private final long maxQueuedBytes;
     private final Map<Long, PendingCall> pending = new ConcurrentHashMap<>();
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+    private long waitingBytes;
     private boolean inactive;
 
     private record PendingCall(String method, CompletableFuture<byte[]> result) {}
 
-    ClientHandler(int maxQueued) {
+    /**
+     * @param maxQueued calls that may wait while the channel is not writable
+     * @param maxQueuedBytes their payload bytes, all together
+     */
+    ClientHandler(int maxQueued, long maxQueuedBytes) {
         this.maxQueued = maxQueued;
+        this.maxQueuedBytes = maxQueuedBytes;
     }
 
-    /** Sends now if the channel can take it, else queues it, or refuses it when the queue is full. */
+    /**
+     * Sends now if the channel can take it, else queues it, or refuses it when the queue is full in calls or in
+     * bytes.
+     */
     void send(Channel channel, RpcFrame frame, CompletableFuture<byte[]> result) {
         if (result.isDone()) {
             return;
@@ -37,11 +47,12 @@ final class ClientHandler extends SimpleChannelInboundHandler<RpcFrame> {
             result.completeExceptionally(new RpcException("connection " + channel + " closed"));
         } else if (waiting.isEmpty() && channel.isWritable()) {
             write(channel, frame, result);
-        } else if (waiting.size() < maxQueued) {
+        } else if (waiting.size() < maxQueued && waitingBytes + frame.payload().length <= maxQueuedBytes) {
             waiting.add(new Waiting(frame, result));
+            waitingBytes += frame.payload().length;
         } else {
-            result.completeExceptionally(new RpcOverloadedException(maxQueued
-                    + " calls already wait for the connection to " + channel.remoteAddress() + " to drain"));
+            result.completeExceptionally(new RpcOverloadedException(waiting.size() + " calls of " + waitingBytes
+                    + " bytes already wait for the connection to " + channel.remoteAddress() + " to drain"));
         }
     }
 
@@ -79,6 +90,7 @@ final class ClientHandler extends SimpleChannelInboundHandler<RpcFrame> {
         Channel channel = ctx.channel();
         while (channel.isWritable() && !waiting.isEmpty()) {
             Waiting next = waiting.poll();
+            waitingBytes -= next.frame().payload().length;
             if (!next.result().isDone()) {
                 write(channel, next.frame(), next.result());
             }
@@ -92,6 +104,7 @@ final class ClientHandler extends SimpleChannelInboundHandler<RpcFrame> {
         RpcException closed = new RpcException("connection to " + ctx.channel().remoteAddress() + " closed");
         waiting.forEach(w -> w.result().completeExceptionally(closed));
         waiting.clear();
+        waitingBytes = 0;
         pending.values().forEach(c -> c.result().completeExceptionally(closed));
         pending.clear();
         ctx.fireChannelInactive();

@@ -82,7 +82,7 @@ public final class RpcClient implements AutoCloseable {
                         ClientHandshake handshake = new ClientHandshake(self, security, config.handshakeTimeout());
                         ch.attr(HANDSHAKE).set(handshake);
                         ch.pipeline().addLast("handshake", handshake);
-                        ch.pipeline().addLast("client", new ClientHandler(config.maxQueuedWrites()));
+                        ch.pipeline().addLast("client", new ClientHandler(config.maxQueuedWrites(), config.maxInFlightBytes()));
                     }
                 });
     }

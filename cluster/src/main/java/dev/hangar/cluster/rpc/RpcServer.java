@@ -166,6 +166,9 @@ public final class RpcServer implements AutoCloseable {
     }
 
     private final class ServerHandler extends SimpleChannelInboundHandler<RpcFrame> {
+        /** Payload bytes of this connection's requests being handled; read and written on its event loop only. */
+        private long inFlightBytes;
+
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, RpcFrame frame) {
             switch (frame.kind()) {
@@ -190,6 +193,9 @@ public final class RpcServer implements AutoCloseable {
                 reply(ctx, from, error(frame, "no handler for method " + frame.method() + " on node " + self));
                 return;
             }
+            long size = frame.payload().length;
+            inFlightBytes += size;
+            updateReading(ctx);
             handlerExecutor.execute(() -> {
                 CompletableFuture<byte[]> result;
                 try {
@@ -198,6 +204,10 @@ public final class RpcServer implements AutoCloseable {
                     result = CompletableFuture.failedFuture(e);
                 }
                 result.whenComplete((payload, failure) -> {
+                    ctx.executor().execute(() -> {
+                        inFlightBytes -= size;
+                        updateReading(ctx);
+                    });
                     if (failure != null) {
                         reply(ctx, from, error(frame, describe(failure)));
                     } else if (RpcFrameCodec.frameSize("", payload.length) > config.maxFrameBytes()) {
@@ -220,12 +230,18 @@ public final class RpcServer implements AutoCloseable {
             }
         }
 
-        // Stop reading requests while the answers to earlier ones cannot be written: the client's
-        // unread responses then hold back its own requests through TCP flow control.
+        // Stop reading requests while the answers to earlier ones cannot be written, or while the requests
+        // being handled hold more than their bytes' due: the client's unread responses, or its pile of
+        // requests, then hold back its further requests through TCP flow control.
         @Override
         public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+            updateReading(ctx);
             ctx.fireChannelWritabilityChanged();
+        }
+
+        private void updateReading(ChannelHandlerContext ctx) {
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable()
+                    && inFlightBytes < config.maxInFlightBytes());
         }
 
         @Override

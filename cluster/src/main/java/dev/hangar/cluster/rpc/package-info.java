@@ -15,12 +15,13 @@
  * delayed-ACK cliff DESIGN.md warns about).
  *
  * <p><b>Back-pressure.</b> A client never hands Netty more than its write buffer's high-water mark:
- * while the channel is not writable, calls wait in a bounded per-connection queue and go out when
- * it drains; when that queue is full the call fails at once with {@link
- * dev.hangar.cluster.rpc.RpcOverloadedException}, so a slow peer shows up as errors the caller can
- * shed rather than as unbounded heap growth. A server stops reading from a connection while its
- * responses to that connection cannot be written, which pushes the back-pressure to the client
- * through TCP. Frames larger than the configured maximum (16 MiB by default) are refused: the
+ * while the channel is not writable, calls wait in a per-connection queue bounded in calls and in
+ * payload bytes (64 MiB by default) and go out when it drains; when that queue is full the call fails
+ * at once with {@link dev.hangar.cluster.rpc.RpcOverloadedException}, so a slow peer shows up as
+ * errors the caller can shed rather than as unbounded heap growth. A server stops reading from a
+ * connection while its responses to that connection cannot be written, or while the requests of that
+ * connection it is handling hold more than the same byte bound, which pushes the back-pressure to the
+ * client through TCP. Frames larger than the configured maximum (16 MiB by default) are refused: the
  * sender fails the call with {@link dev.hangar.cluster.rpc.RpcFrameTooLargeException} before
  * sending, a server answers an oversized response with an error, and a receiver that still sees
  * one closes the connection, since it cannot skip it safely.

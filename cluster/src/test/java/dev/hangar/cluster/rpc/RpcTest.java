@@ -225,6 +225,66 @@ class RpcTest {
     }
 
     @Test
+    void aClientQueuesNoMoreBytesThanItsBound() throws Exception {
+        byte[] chunk = new byte[8 << 20];
+        // Room for plenty of calls by count, for 2 frames of 8 MiB by bytes.
+        RpcConfig bounded = new RpcConfig(RpcConfig.DEFAULT_MAX_FRAME_BYTES, 1000, 1024, 4096, Duration.ofSeconds(5), 1)
+                .withMaxInFlightBytes(RpcConfig.DEFAULT_MAX_FRAME_BYTES);
+        try (RpcClient strict = new RpcClient(CLIENT, bounded, SECURITY, faults)) {
+            strict.call(peer, "echo", new byte[1], TIMEOUT).get(10, TimeUnit.SECONDS);
+            List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                calls.add(strict.call(peer, "echo", chunk, Duration.ofSeconds(20)));
+            }
+            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
+            assertThat(calls).anySatisfy(c -> assertThat(failureOf(c)).isInstanceOf(RpcOverloadedException.class));
+        }
+    }
+
+    @Test
+    void aServerStopsReadingWhileItsRequestsHoldTheirBytesDue() throws Exception {
+        List<CompletableFuture<byte[]>> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RpcServer holding = new RpcServer(new NodeId("holding"),
+                RpcConfig.defaults().withMaxInFlightBytes(RpcConfig.DEFAULT_MAX_FRAME_BYTES), SECURITY, faults, null);
+        holding.register("hold", (from, payload) -> {
+            CompletableFuture<byte[]> answer = new CompletableFuture<>();
+            held.add(answer);
+            return answer;
+        });
+        holding.start("127.0.0.1", 0);
+        try {
+            RpcPeer holdingPeer = new RpcPeer(new NodeId("holding"), holding.address());
+            byte[] chunk = new byte[4 << 20];
+            List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                calls.add(client.call(holdingPeer, "hold", chunk, Duration.ofSeconds(60)));
+            }
+            // 16 MiB of 4 MiB requests: the server reads four (it notices the bound after the fourth), then stops.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (held.size() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            Thread.sleep(1_000);
+            assertThat(held).as("requests being handled while the bound is reached").hasSize(4);
+            // Answering frees the bytes: the rest are read and handled, four at a time.
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            int answered = 0;
+            while (answered < calls.size() && System.nanoTime() < deadline) {
+                if (answered < held.size()) {
+                    held.get(answered++).complete(new byte[] {1});
+                } else {
+                    Thread.sleep(20);
+                }
+            }
+            for (CompletableFuture<byte[]> call : calls) {
+                assertThat(call.get(30, TimeUnit.SECONDS)).containsExactly(1);
+            }
+        } finally {
+            holding.close();
+        }
+    }
+
+    @Test
     void closedClientRefusesCalls() {
         client.close();
         assertThatThrownBy(() -> client.call(peer, "echo", new byte[0], TIMEOUT).join())
