@@ -43,8 +43,10 @@ public class AccessKeysEndpoint {
     private final MetadataStore metadata;
     private final AccessKey root;
     private final Clock clock;
+    private final SecretSeal seal;
 
-    AccessKeysEndpoint(MetadataStore metadata, AccessKey root, Clock clock) {
+    AccessKeysEndpoint(MetadataStore metadata, AccessKey root, Clock clock, SecretSeal seal) {
+        this.seal = seal;
         this.metadata = metadata;
         this.root = root;
         this.clock = clock;
@@ -117,7 +119,8 @@ public class AccessKeysEndpoint {
         } while (id.equals(root.accessKeyId()) || metadata.getAccessKey(id).isPresent());
         AccessKey key = new AccessKey(id, random(SECRET_ALPHABET, SECRET_LENGTH),
                 clock.instant().truncatedTo(ChronoUnit.MILLIS), false, buckets);
-        metadata.putAccessKey(key);
+        // Stored sealed; the answer is the one place the secret is shown.
+        metadata.putAccessKey(seal.sealed(key));
         return new WebEndpointResponse<>(new CreatedKey(key.accessKeyId(), key.secretKey(), key.created().toString(),
                 false, new TreeMap<>(key.buckets())));
     }

@@ -23,8 +23,8 @@ class AdministrationConfiguration {
             EndpointId.of("lifecycle"), EndpointId.of("storage"), EndpointId.of("cluster"));
 
     @Bean
-    AccessKeysEndpoint accessKeysEndpoint(ClusterNode node, AccessKey root, Clock clock) {
-        return new AccessKeysEndpoint(node.metadata(), root, clock);
+    AccessKeysEndpoint accessKeysEndpoint(ClusterNode node, AccessKey root, Clock clock, SecretSeal seal) {
+        return new AccessKeysEndpoint(node.metadata(), root, clock, seal);
     }
 
     @Bean

@@ -22,7 +22,11 @@ final class RootCredentials {
 
     private RootCredentials() {}
 
-    static AccessKey resolve(HangarProperties properties, MetadataStore metadata, boolean clustered, Clock clock) {
+    /**
+     * @param seal how a generated root secret is stored, and a stored one opened
+     */
+    static AccessKey resolve(HangarProperties properties, MetadataStore metadata, boolean clustered, Clock clock,
+            SecretSeal seal) {
         String configuredKey = properties.rootAccessKey();
         String configuredSecret = properties.rootSecretKey();
         if (configuredKey != null && !configuredKey.isBlank()) {
@@ -39,11 +43,12 @@ final class RootCredentials {
         }
         Optional<AccessKey> stored = metadata.listAccessKeys().stream().filter(AccessKey::root).findFirst();
         if (stored.isPresent()) {
-            LOG.info("Root access key: {} (secret stored in {})", stored.get().accessKeyId(), properties.dataDir());
-            return stored.get();
+            LOG.info("Root access key: {} (secret stored, sealed, in {})", stored.get().accessKeyId(),
+                    properties.dataDir());
+            return seal.opened(stored.get());
         }
         AccessKey generated = new AccessKey("HK" + random(KEY_ALPHABET, 18), random(SECRET_ALPHABET, 40), clock.instant());
-        metadata.putAccessKey(generated);
+        metadata.putAccessKey(seal.sealed(generated));
         String banner = """
 
                 ============================================================

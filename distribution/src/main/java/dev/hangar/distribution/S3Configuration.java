@@ -38,17 +38,19 @@ class S3Configuration {
     }
 
     @Bean
-    AccessKey rootAccessKey(HangarProperties properties, ClusterNode node, Clock clock) {
-        return RootCredentials.resolve(properties, node.metadata(), node.control().isPresent(), clock);
+    AccessKey rootAccessKey(HangarProperties properties, ClusterNode node, Clock clock, SecretSeal seal) {
+        return RootCredentials.resolve(properties, node.metadata(), node.control().isPresent(), clock, seal);
     }
 
     @Bean(destroyMethod = "close")
-    S3Api s3Api(HangarProperties properties, ClusterNode node, AccessKey root, MeterRegistry registry, Clock clock) {
+    S3Api s3Api(HangarProperties properties, ClusterNode node, AccessKey root, MeterRegistry registry, Clock clock,
+            SecretSeal seal) {
         HangarProperties.Storage storage = properties.storage();
         S3Settings settings = new S3Settings(properties.s3().region(),
                 Math.toIntExact(storage.inlineThreshold().toBytes()), Math.toIntExact(storage.chunkSize().toBytes()),
                 properties.s3().signatureV2());
-        return new S3Api(node, settings, accessKeyId -> accessKey(accessKeyId, root, node), properties.s3().domain(),
+        return new S3Api(node, settings, accessKeyId -> accessKey(accessKeyId, root, node, seal),
+                properties.s3().domain(),
                 registry, clock, properties.lifecycle().interval(), properties.http().limits());
     }
 
@@ -71,10 +73,43 @@ class S3Configuration {
                 .build());
     }
 
-    private static Optional<AccessKey> accessKey(String accessKeyId, AccessKey root, ClusterNode node) {
+    /**
+     * Access key secrets are stored sealed ({@link SecretSeal}): with the cluster secret's key on a cluster node,
+     * with the node's {@code master.key} on a single node. Secrets stored in plain text by an earlier version are
+     * sealed in place: at once on a single node, and on a cluster node as soon as the cluster answers.
+     */
+    @Bean
+    SecretSeal secretSeal(HangarProperties properties, ClusterNode node) {
+        if (node.control().isEmpty()) {
+            SecretSeal seal = SecretSeal.fromMasterKey(properties.dataDir());
+            seal.sealStored(node.metadata());
+            return seal;
+        }
+        SecretSeal seal = SecretSeal.fromClusterSecret(StorageConfiguration.secret(properties.cluster()));
+        Thread.ofVirtual().name("hangar-seal-secrets").start(() -> sealWhenTheClusterAnswers(seal, node));
+        return seal;
+    }
+
+    private static void sealWhenTheClusterAnswers(SecretSeal seal, ClusterNode node) {
+        for (int attempt = 0; attempt < 120; attempt++) {
+            try {
+                seal.sealStored(node.metadata());
+                return;
+            } catch (RuntimeException notYet) {
+                try {
+                    Thread.sleep(30_000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static Optional<AccessKey> accessKey(String accessKeyId, AccessKey root, ClusterNode node,
+            SecretSeal seal) {
         if (root.accessKeyId().equals(accessKeyId)) {
             return Optional.of(root);
         }
-        return node.metadata().getAccessKey(accessKeyId);
+        return node.metadata().getAccessKey(accessKeyId).map(seal::opened);
     }
 }

@@ -66,7 +66,7 @@ class StorageConfiguration {
     }
 
     /** The secret from {@code hangar.cluster.secret} or the file {@code hangar.cluster.secret-file}, never both. */
-    private static ClusterSecret secret(HangarProperties.Cluster cluster) {
+    static ClusterSecret secret(HangarProperties.Cluster cluster) {
         boolean inline = cluster.secret() != null && !cluster.secret().isBlank();
         if (inline && cluster.secretFile() != null) {
             throw new IllegalStateException("set hangar.cluster.secret or hangar.cluster.secret-file, not both");

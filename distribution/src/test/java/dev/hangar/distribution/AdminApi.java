@@ -2,6 +2,8 @@ package dev.hangar.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hangar.distribution.support.PackagedServer;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,6 +12,7 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -42,6 +45,32 @@ final class AdminApi {
         this.management = management;
         this.http = http;
         this.token = token;
+    }
+
+    /**
+     * The administration of a packaged server, once its management port answers: it opens a little after the S3
+     * port, which is what {@link PackagedServer#start} waits for.
+     */
+    static AdminApi awaitManagement(PackagedServer server, HttpClient http, @Nullable String token, Duration startup)
+            throws InterruptedException {
+        AdminApi admin = new AdminApi(URI.create("http://localhost:" + server.managementPort()), http, token);
+        Instant deadline = Instant.now().plus(startup);
+        while (true) {
+            String problem;
+            try {
+                Response health = admin.get("/actuator/health");
+                if (health.status() == 200) {
+                    return admin;
+                }
+                problem = health.status() + " " + health.body();
+            } catch (RuntimeException notYet) {
+                problem = notYet.toString();
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("the management port did not answer: " + problem + "\n" + server.logTail(100));
+            }
+            Thread.sleep(200);
+        }
     }
 
     /** An answer: its status, its body as text and, when there is one, as JSON. */

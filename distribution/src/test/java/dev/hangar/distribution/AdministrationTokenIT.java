@@ -84,25 +84,7 @@ class AdministrationTokenIT {
         return new AdminApi(URI.create("http://localhost:" + server.managementPort()), http, token);
     }
 
-    /** The management port opens a little after the S3 port: waits until health answers. */
     private AdminApi awaitManagement(PackagedServer server, @Nullable String token) throws InterruptedException {
-        AdminApi admin = admin(server, token);
-        Instant deadline = Instant.now().plus(MANAGEMENT_STARTUP);
-        while (true) {
-            String problem;
-            try {
-                AdminApi.Response health = admin.get("/actuator/health");
-                if (health.status() == 200) {
-                    return admin;
-                }
-                problem = health.status() + " " + health.body();
-            } catch (RuntimeException notYet) {
-                problem = notYet.toString();
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("the management port did not answer: " + problem + "\n" + server.logTail(100));
-            }
-            Thread.sleep(200);
-        }
+        return AdminApi.awaitManagement(server, http, token, MANAGEMENT_STARTUP);
     }
 }

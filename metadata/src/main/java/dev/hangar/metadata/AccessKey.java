@@ -30,6 +30,18 @@ public record AccessKey(
         this(accessKeyId, secretKey, created, true, Map.of());
     }
 
+    /** This key with another secret: the same secret sealed for storage, or opened after it. */
+    public AccessKey withSecretKey(String secret) {
+        return new AccessKey(accessKeyId, secret, created, root, buckets);
+    }
+
+    /** Without the secret: a record would print every component, and keys end up in logs. */
+    @Override
+    public String toString() {
+        return "AccessKey[accessKeyId=" + accessKeyId + ", created=" + created + ", root=" + root + ", buckets="
+                + buckets + "]";
+    }
+
     /** This key with {@code permission} on {@code bucket}, or with nothing there if it is null. */
     public AccessKey withBucketPermission(String bucket, @Nullable BucketPermission permission) {
         Map<String, BucketPermission> changed = new HashMap<>(buckets);

@@ -72,6 +72,19 @@ public final class ClusterSecret {
         }
     }
 
+    /**
+     * A 32-byte key for another use of the secret (HKDF's expand step, one block: the HMAC of {@code purpose}
+     * and a counter byte): distinct purposes give unrelated keys, and none of them is the handshake's.
+     *
+     * @param purpose what the key is for, e.g. {@code "hangar access key secrets v1"}
+     */
+    public byte[] deriveKey(String purpose) {
+        Mac expand = mac();
+        expand.update(purpose.getBytes(StandardCharsets.UTF_8));
+        expand.update((byte) 1);
+        return expand.doFinal();
+    }
+
     /** A fresh HMAC-SHA256 keyed with this secret; not thread-safe, so one per use. */
     Mac mac() {
         try {
