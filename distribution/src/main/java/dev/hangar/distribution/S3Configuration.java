@@ -7,11 +7,15 @@ import dev.hangar.s3api.web.S3Api;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.WebExceptionHandler;
 import org.springframework.web.server.WebFilter;
 
 /** The S3 endpoint: one catch-all route on the main port, with its metrics filter. */
@@ -22,6 +26,15 @@ class S3Configuration {
     @Bean
     NettyServerCustomizer interimResponses() {
         return InterimResponses.INSTANCE;
+    }
+
+    /**
+     * On the S3 listener only (a factory customizer applies to its own context's server, not to the management
+     * port's): targets Spring cannot parse get S3's InvalidURI.
+     */
+    @Bean
+    WebServerFactoryCustomizer<NettyReactiveWebServerFactory> s3RequestTargets(ObjectProvider<S3Api> api) {
+        return factory -> factory.addServerCustomizers(S3Api.requestTargetCheck(api::getObject)::apply);
     }
 
     @Bean
@@ -52,6 +65,12 @@ class S3Configuration {
     @Bean
     WebFilter s3MetricsFilter(S3Api api) {
         return api.metricsFilter();
+    }
+
+    /** Exceptions that escape the S3 handler: S3's XML error, not Spring Boot's JSON one. */
+    @Bean
+    WebExceptionHandler s3ExceptionHandler(S3Api api) {
+        return api.exceptionHandler();
     }
 
     /** CORS preflights go to the S3 routes, which answer them from the bucket's rules, not to Spring's CORS support. */

@@ -94,6 +94,9 @@ public enum S3Error {
     PRECONDITION_FAILED("PreconditionFailed", 412, "At least one of the preconditions you specified did not hold."),
     REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403,
             "The difference between the request time and the server's time is too large."),
+    /** A request whose header section is longer than the server reads. */
+    REQUEST_HEADER_SECTION_TOO_LARGE("RequestHeaderSectionTooLarge", 400,
+            "Your request header section exceeds the maximum allowed size."),
     /** A POST to a bucket that is not a {@code multipart/form-data} browser upload. */
     REQUEST_IS_NOT_MULTIPART_CONTENT("RequestIsNotMultiPartContent", 400,
             "Bucket POST must be of the enclosure-type multipart/form-data."),
