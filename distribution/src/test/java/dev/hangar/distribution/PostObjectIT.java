@@ -476,6 +476,26 @@ class PostObjectIT extends AbstractS3IT {
         assertThat(stored.response().contentType()).isEqualTo("text/plain");
     }
 
+    /**
+     * A form field can hold a line break, which no header can: stored, it would make every later GET of the
+     * object fail. It is refused with the upload.
+     */
+    @Test
+    void aFieldNoHeaderCouldCarryIsRefused() {
+        Form form = signedForm(Instant.now().plusSeconds(600),
+            "{\"bucket\": \"" + bucket + "\"}",
+            "[\"eq\", \"$key\", \"injected\"]",
+            "[\"starts-with\", \"$x-amz-meta-note\", \"\"]")
+            .field("key", "injected")
+            .field("x-amz-meta-note", "line 1\r\nX-Injected: 1");
+
+        RawS3.Response response = post(form.withFile("a.txt", "text/plain", "a".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(response.status()).as("%s", response).isEqualTo(400);
+        assertThat(response.errorCode()).contains("InvalidArgument");
+        assertAbsent("injected");
+    }
+
     // --- helpers ---
 
     private void assertError(RawS3.Response response, int status, String code, String message) {

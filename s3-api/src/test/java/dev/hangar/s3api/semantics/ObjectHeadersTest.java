@@ -39,6 +39,30 @@ class ObjectHeadersTest {
         assertThat(stored.user()).isEmpty();
     }
 
+    /** A POST form's fields can hold what no request header can; stored, they would break every GET. */
+    @ParameterizedTest(name = "{0}: [{1}]")
+    @CsvSource(delimiter = '|', value = {
+            "Content-Type|text/plain\\nX-Injected: 1",
+            "Content-Disposition|a\\rb",
+            "Cache-Control|\\001",
+            "x-amz-meta-note|line 1\\r\\nline 2",
+            "x-amz-meta-del|\\177"})
+    void refusesAValueNoResponseHeaderCouldCarry(String name, String value) {
+        assertS3Error(() -> ObjectHeaders.from(headers(name, value.translateEscapes())), S3Error.INVALID_ARGUMENT);
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @ValueSource(strings = {"x-amz-meta-a b", "x-amz-meta-a:b", "x-amz-meta-caf\u00e9", "x-amz-meta-a\u0001"})
+    void refusesAMetadataNameThatIsNoHeaderName(String name) {
+        assertS3Error(() -> ObjectHeaders.from(headers(name, "v")), S3Error.INVALID_ARGUMENT);
+    }
+
+    @Test
+    void keepsTabsAndTextBeyondAscii() {
+        assertThat(ObjectHeaders.from(headers("x-amz-meta-a", "tab\there caf\u00e9")).user())
+                .containsExactlyEntriesOf(Map.of("a", "tab\there caf\u00e9"));
+    }
+
     @Test
     void leavesOutHeadersThatAreNotPartOfTheObject() {
         ObjectHeaders stored = ObjectHeaders.from(headers(
