@@ -9,13 +9,30 @@ import java.util.Map;
 
 /**
  * The {@code response-*} query parameters of GetObject and HeadObject, which replace headers of the answer
- * ({@code response-content-type} its Content-Type, ...).
+ * ({@code response-content-type} its Content-Type, ...). S3 takes them only from signed requests (a signed
+ * header or a presigned URL): whoever signed chose them, whereas on an anonymous request anyone could make a
+ * public object answer, say, as an HTML page.
  */
 final class ResponseOverrides {
     /** Each parameter and the header it replaces, in S3's documented order. */
     private static final Map<String, String> HEADERS = orderedHeaders();
 
     private ResponseOverrides() {}
+
+    /**
+     * @throws S3Exception InvalidRequest, with S3's message, when an anonymous request carries any of them
+     */
+    static void refuseAnonymous(S3Request request, Caller caller) {
+        if (!caller.isAnonymous()) {
+            return;
+        }
+        for (String parameter : HEADERS.keySet()) {
+            if (request.hasParameter(parameter)) {
+                throw new S3Exception(S3Error.INVALID_REQUEST,
+                        "Request specific response headers cannot be used for anonymous GET requests.");
+            }
+        }
+    }
 
     /**
      * Replaces the headers the request's parameters name.

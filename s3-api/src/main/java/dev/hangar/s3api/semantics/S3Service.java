@@ -75,6 +75,9 @@ public final class S3Service {
      */
     public S3Response execute(S3Operation operation, S3Request request, Payload payload, Caller caller) {
         guard.authorize(operation, request, caller);
+        if (operation instanceof S3Operation.GetObject || operation instanceof S3Operation.HeadObject) {
+            ResponseOverrides.refuseAnonymous(request, caller);
+        }
         return switch (operation) {
             case S3Operation.ListBuckets ignored -> buckets.listBuckets(caller);
             case S3Operation.CreateBucket ignored -> buckets.create(request, payload, caller);
