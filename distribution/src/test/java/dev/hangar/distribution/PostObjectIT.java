@@ -476,6 +476,28 @@ class PostObjectIT extends AbstractS3IT {
         assertThat(stored.response().contentType()).isEqualTo("text/plain");
     }
 
+    /** Form fields ask for what a PUT's headers ask for: encryption is not implemented, nothing is stored. */
+    @Test
+    void encryptionFieldsAreNotImplemented() {
+        for (String field : new String[] {"x-amz-server-side-encryption",
+                "x-amz-server-side-encryption-customer-algorithm"}) {
+            Form form = signedForm(Instant.now().plusSeconds(600),
+                "{\"bucket\": \"" + bucket + "\"}",
+                "[\"eq\", \"$key\", \"encrypted\"]",
+                "{\"" + field + "\": \"AES256\"}")
+                .field("key", "encrypted")
+                .field(field, "AES256");
+
+            RawS3.Response response = post(form.withFile("secret.txt", "text/plain", "secret".getBytes(
+                StandardCharsets.UTF_8)));
+
+            assertThat(response.status()).as("%s: %s", field, response).isEqualTo(501);
+            assertThat(response.errorCode()).contains("NotImplemented");
+            assertThat(response.bodyText()).contains(field);
+            assertAbsent("encrypted");
+        }
+    }
+
     /**
      * A form field can hold a line break, which no header can: stored, it would make every later GET of the
      * object fail. It is refused with the upload.

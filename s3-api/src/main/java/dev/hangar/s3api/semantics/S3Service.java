@@ -75,6 +75,8 @@ public final class S3Service {
      */
     public S3Response execute(S3Operation operation, S3Request request, Payload payload, Caller caller) {
         guard.authorize(operation, request, caller);
+        // Before anything is read or stored: nothing the request asks for may be silently left undone.
+        ServerSideEncryption.refuse(request.headers());
         if (operation instanceof S3Operation.GetObject || operation instanceof S3Operation.HeadObject) {
             ResponseOverrides.refuseAnonymous(request, caller);
         }
