@@ -498,6 +498,22 @@ class PostObjectIT extends AbstractS3IT {
         }
     }
 
+    @Test
+    void aStorageClassFieldOtherThanStandardIsRefused() {
+        Form form = signedForm(Instant.now().plusSeconds(600),
+            "{\"bucket\": \"" + bucket + "\"}",
+            "[\"eq\", \"$key\", \"archived\"]",
+            "{\"x-amz-storage-class\": \"GLACIER\"}")
+            .field("key", "archived")
+            .field("x-amz-storage-class", "GLACIER");
+
+        RawS3.Response response = post(form.withFile("a.txt", "text/plain", "a".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(response.status()).as("%s", response).isEqualTo(400);
+        assertThat(response.errorCode()).contains("InvalidStorageClass");
+        assertAbsent("archived");
+    }
+
     /**
      * A form field can hold a line break, which no header can: stored, it would make every later GET of the
      * object fail. It is refused with the upload.

@@ -47,6 +47,8 @@ public enum S3Error {
     ILLEGAL_LOCATION_CONSTRAINT("IllegalLocationConstraintException", 400,
             "The specified location-constraint is not valid for this service."),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+    /** A write that asks for a storage class Hangar does not store (it stores STANDARD only). */
+    INVALID_STORAGE_CLASS("InvalidStorageClass", 400, "The storage class you specified is not valid."),
     /** A tag S3 refuses: a key or value too long or with a character tags may not hold, or a key given twice. */
     INVALID_TAG("InvalidTag", 400,
             "Your request contains tag input that is not valid. For example, your request might contain duplicate "

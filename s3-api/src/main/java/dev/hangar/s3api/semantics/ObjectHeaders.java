@@ -13,12 +13,24 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
-/** The headers an object stores from its PUT and returns on GET and HEAD. */
+/**
+ * The headers an object stores from its PUT and returns on GET and HEAD.
+ *
+ * <p>{@code x-amz-storage-class} is not one: every object is STANDARD ({@link StorageClasses}), which S3
+ * does not send. Versions written before that rule may hold the header; it is dropped when they are read,
+ * so that HEAD says what listings say.
+ */
 record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
     static final List<String> STORED = List.of(
             "content-type", "content-encoding", "content-disposition", "content-language", "cache-control", "expires",
-            "x-amz-website-redirect-location", "x-amz-storage-class");
+            "x-amz-website-redirect-location");
 
+    ObjectHeaders {
+        if (standard.containsKey(StorageClasses.HEADER)) {
+            standard = new TreeMap<>(standard);
+            standard.remove(StorageClasses.HEADER);
+        }
+    }
     private static final String USER_PREFIX = "x-amz-meta-";
     private static final int USER_METADATA_LIMIT = 2 * 1024;
     /** RFC 9110's token: what a header name is made of. */
@@ -105,7 +117,7 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
         headers.put("Accept-Ranges", "bytes");
         headers.put("Content-Type", version.headers().getOrDefault("content-type", "binary/octet-stream"));
         version.headers().forEach((name, value) -> {
-            if (!name.equals("content-type")) {
+            if (!name.equals("content-type") && !name.equals(StorageClasses.HEADER)) {
                 headers.put(name, value);
             }
         });

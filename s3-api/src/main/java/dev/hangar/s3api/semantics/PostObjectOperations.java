@@ -121,6 +121,7 @@ final class PostObjectOperations {
         // Everything the form says about the object is checked before its file is read.
         RequestHeaders formHeaders = asHeaders(resolved);
         ServerSideEncryption.refuse(formHeaders);
+        StorageClasses.requireStored(formHeaders);
         ObjectHeaders headers = ObjectHeaders.from(formHeaders);
         @Nullable String cannedAcl = aclField == null ? null : CannedAcl.fromHeaderValue(resolved.get("acl")).headerValue();
         Map<String, String> tags = tags(resolved.get("tagging"));

@@ -77,9 +77,23 @@ public final class S3Service {
         guard.authorize(operation, request, caller);
         // Before anything is read or stored: nothing the request asks for may be silently left undone.
         ServerSideEncryption.refuse(request.headers());
+        if (storesAnObject(operation)) {
+            StorageClasses.requireStored(request.headers());
+        }
         if (operation instanceof S3Operation.GetObject || operation instanceof S3Operation.HeadObject) {
             ResponseOverrides.refuseAnonymous(request, caller);
         }
+        return run(operation, request, payload, caller);
+    }
+
+    /** The operations that take {@code x-amz-storage-class}; others ignore it, as S3 does. */
+    private static boolean storesAnObject(S3Operation operation) {
+        return operation instanceof S3Operation.PutObject
+                || operation instanceof S3Operation.CopyObject
+                || operation instanceof S3Operation.CreateMultipartUpload;
+    }
+
+    private S3Response run(S3Operation operation, S3Request request, Payload payload, Caller caller) {
         return switch (operation) {
             case S3Operation.ListBuckets ignored -> buckets.listBuckets(caller);
             case S3Operation.CreateBucket ignored -> buckets.create(request, payload, caller);

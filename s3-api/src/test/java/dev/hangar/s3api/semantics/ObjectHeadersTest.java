@@ -24,8 +24,7 @@ class ObjectHeadersTest {
                 "Content-Language", "en-GB",
                 "Cache-Control", "max-age=60",
                 "Expires", "Wed, 21 Oct 2026 07:28:00 GMT",
-                "X-Amz-Website-Redirect-Location", "/other.html",
-                "X-Amz-Storage-Class", "STANDARD"));
+                "X-Amz-Website-Redirect-Location", "/other.html"));
 
         assertThat(stored.standard()).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "content-type", "text/plain; charset=utf-8",
@@ -34,8 +33,7 @@ class ObjectHeadersTest {
                 "content-language", "en-GB",
                 "cache-control", "max-age=60",
                 "expires", "Wed, 21 Oct 2026 07:28:00 GMT",
-                "x-amz-website-redirect-location", "/other.html",
-                "x-amz-storage-class", "STANDARD"));
+                "x-amz-website-redirect-location", "/other.html"));
         assertThat(stored.user()).isEmpty();
     }
 
@@ -61,6 +59,14 @@ class ObjectHeadersTest {
     void keepsTabsAndTextBeyondAscii() {
         assertThat(ObjectHeaders.from(headers("x-amz-meta-a", "tab\there caf\u00e9")).user())
                 .containsExactlyEntriesOf(Map.of("a", "tab\there caf\u00e9"));
+    }
+
+    @Test
+    void keepsNoStorageClassSinceEveryObjectIsStandard() {
+        assertThat(ObjectHeaders.from(headers("X-Amz-Storage-Class", "STANDARD")).standard()).isEmpty();
+        // A version stored before that rule: its header is dropped when it is read back.
+        assertThat(new ObjectHeaders(Map.of("x-amz-storage-class", "GLACIER", "content-type", "a/b"), Map.of())
+                .standard()).containsExactlyEntriesOf(Map.of("content-type", "a/b"));
     }
 
     @Test
