@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -87,6 +88,11 @@ class ScrubIT {
 
         Throwable failure = catchThrowable(() -> s3.getObjectAsBytes(request -> request.bucket(bucket).key("victim")));
         assertThat(failure).as("GET of the object whose chunk was damaged").isNotNull();
+        // Found before the first byte is sent: S3's XML InternalError, not Spring Boot's JSON error body.
+        assertThat(failure).isInstanceOfSatisfying(S3Exception.class, error -> {
+            assertThat(error.statusCode()).isEqualTo(500);
+            assertThat(error.awsErrorDetails().errorCode()).isEqualTo("InternalError");
+        });
         for (Map.Entry<String, RandomContent> object : healthy.entrySet()) {
             assertReadsBack(bucket, object.getKey(), object.getValue());
         }
