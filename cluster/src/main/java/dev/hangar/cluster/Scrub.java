@@ -37,10 +37,12 @@ import org.jspecify.annotations.Nullable;
  *       walk's snapshot loses its blocks without anything being wrong, so a block counts as
  *       missing only if the metadata still references it;
  *   <li>list the stored blocks again and remove those the filter has never seen and that are older
- *       than the cut-off. The first walk saw the metadata as it was when it began, after the
- *       scrub began; a block written before the cut-off and still unreferenced by then is one
- *       whose write was never committed (a crash, or a chunk deleted just before one came back),
- *       unless an upload takes longer than the grace to commit its metadata.
+ *       than the cut-off ({@link #orphanCutoff}). The first walk saw the metadata as it was when it
+ *       began, after the scrub began; a block written before the cut-off and still unreferenced by
+ *       then is one whose write was never committed (a crash, or a chunk deleted just before one
+ *       came back). A write still in flight when the scrub began may commit after that snapshot, so
+ *       the cut-off is never later than its start ({@link WritesInFlight}): how long an upload takes
+ *       does not matter, and a grace of zero removes no block a PUT is about to commit.
  * </ol>
  *
  * <p>A block that several versions share is checked once per version. The scrub stops between two
@@ -51,12 +53,21 @@ final class Scrub {
     private static final Logger LOG = Logger.getLogger(Scrub.class.getName());
     /** Blocks found missing are kept for the second walk, up to this many; any more count unconfirmed. */
     private static final int MAX_MISSING_CANDIDATES = 100_000;
+    /**
+     * No block written less than this before the scrub began (or before the oldest write then in flight) is
+     * removed, whatever the configured or requested grace, zero included. Writes stamp their start with a
+     * precise clock and file systems stamp blocks with a coarse one (Linux: to the timer tick, FAT: to 2 s);
+     * this margin, far above that granularity and above small clock adjustments, keeps a write that began
+     * just after the scrub from having its first block taken as older than the scrub.
+     */
+    static final Duration MINIMUM_ORPHAN_AGE = Duration.ofMinutes(1);
 
     private final MetadataStore metadata;
     private final BlockStore blocks;
     private final long bytesPerSecond;
     private final Duration orphanGrace;
     private final Instant started;
+    private final @Nullable Instant oldestWriteInFlight;
     private final CountDownLatch stop;
 
     private final AtomicLong blocksChecked = new AtomicLong();
@@ -66,14 +77,36 @@ final class Scrub {
     private final AtomicLong failedChecks = new AtomicLong();
     private final AtomicLong orphansRemoved = new AtomicLong();
 
+    /**
+     * @param oldestWriteInFlight when the oldest write in flight at {@code started} began ({@link
+     *     WritesInFlight}), or null if none was
+     */
     Scrub(MetadataStore metadata, BlockStore blocks, long bytesPerSecond, Duration orphanGrace, Instant started,
-            CountDownLatch stop) {
+            @Nullable Instant oldestWriteInFlight, CountDownLatch stop) {
         this.metadata = metadata;
         this.blocks = blocks;
         this.bytesPerSecond = bytesPerSecond;
         this.orphanGrace = orphanGrace;
         this.started = started;
+        this.oldestWriteInFlight = oldestWriteInFlight;
         this.stop = stop;
+    }
+
+    /**
+     * The write time before which an unreferenced block is an orphan: the grace before the start, but never
+     * after the start of a write that was in flight then (its blocks may be committed after the walk's
+     * snapshot), and never less than {@link #MINIMUM_ORPHAN_AGE} before either, whatever the grace.
+     */
+    static Instant orphanCutoff(Instant started, Duration orphanGrace, @Nullable Instant oldestWriteInFlight) {
+        Instant cutoff = earlier(started.minus(orphanGrace), started.minus(MINIMUM_ORPHAN_AGE));
+        if (oldestWriteInFlight != null) {
+            cutoff = earlier(cutoff, oldestWriteInFlight.minus(MINIMUM_ORPHAN_AGE));
+        }
+        return cutoff;
+    }
+
+    private static Instant earlier(Instant first, Instant second) {
+        return first.isBefore(second) ? first : second;
     }
 
     /** Thrown out of a walk when the node closes; the scrub ends without completing. */
@@ -194,7 +227,7 @@ final class Scrub {
     }
 
     private void removeOrphans(BlockBloomFilter referenced) throws IOException {
-        Instant cutoff = started.minus(orphanGrace);
+        Instant cutoff = orphanCutoff(started, orphanGrace, oldestWriteInFlight);
         blocks.forEachBlock(stored -> {
             stopIfAsked();
             if (referenced.mightContain(stored.id()) || !stored.writtenAt().isBefore(cutoff)) {

@@ -48,6 +48,7 @@ public final class StorageMaintenance implements AutoCloseable {
     /** Whether a scrub is running or submitted, so that a second one is refused rather than queued. */
     private final AtomicBoolean scrubbing = new AtomicBoolean();
     private final AtomicLong completedScrubs = new AtomicLong();
+    private final WritesInFlight writes = new WritesInFlight();
 
     private volatile @Nullable Scrub latest;
     private volatile @Nullable Instant lastCompleted;
@@ -82,6 +83,14 @@ public final class StorageMaintenance implements AutoCloseable {
 
     public MaintenanceConfig config() {
         return config;
+    }
+
+    /**
+     * The writes in flight on this node: whatever writes blocks and then commits metadata that references
+     * them registers here for that time, or a scrub may take its blocks for orphans.
+     */
+    public WritesInFlight writesInFlight() {
+        return writes;
     }
 
     /**
@@ -191,7 +200,11 @@ public final class StorageMaintenance implements AutoCloseable {
     /** Runs a scrub on the calling thread (the scrub thread), which has set {@link #scrubbing}. */
     private void scrub(Duration orphanGrace) throws IOException {
         try {
-            Scrub scrub = new Scrub(metadata, blocks, config.scrubBytesPerSecond(), orphanGrace, clock.instant(), stop);
+            Instant started = clock.instant();
+            // Read after the start: a write that begins later stamps its blocks later than the start anyway.
+            Instant oldestWrite = writes.oldestStart().orElse(null);
+            Scrub scrub = new Scrub(metadata, blocks, config.scrubBytesPerSecond(), orphanGrace, started, oldestWrite,
+                    stop);
             lastError = null;
             latest = scrub;
             LOG.info(() -> "scrub started: every referenced block is read back at most at "

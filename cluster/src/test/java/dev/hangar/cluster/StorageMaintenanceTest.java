@@ -15,6 +15,7 @@ import dev.hangar.metadata.ObjectVersion;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -88,15 +89,55 @@ class StorageMaintenanceTest {
         List<BlockRef> kept = putObject("kept", 5000, 300_000);
         BlockId packedOrphan = writeBlock(5000).id();
         BlockId fileOrphan = writeBlock(300_000).id();
-        Thread.sleep(5);
 
-        ScrubProgress done = scrub(Duration.ZERO);
+        ScrubProgress done = scrubLater(Duration.ZERO);
 
         assertThat(done.orphansRemoved()).isEqualTo(2);
         assertThat(node.blocks().exists(packedOrphan)).isFalse();
         assertThat(node.blocks().exists(fileOrphan)).isFalse();
         for (BlockRef ref : kept) {
             assertThat(node.blocks().check(ref)).isEqualTo(BlockHealth.INTACT);
+        }
+    }
+
+    @Test
+    void noBlockYoungerThanAMinuteIsRemovedWhateverTheGrace() throws Exception {
+        BlockId young = writeBlock(5000).id();
+
+        ScrubProgress done = scrub(Duration.ZERO);
+
+        assertThat(done.orphansRemoved()).isZero();
+        assertThat(node.blocks().exists(young)).isTrue();
+    }
+
+    /**
+     * A PUT whose blocks are written but whose version is not committed yet when the scrub begins: however long
+     * it takes and whatever the grace, its blocks stay, so the version it commits reads back whole.
+     */
+    @Test
+    void blocksOfAWriteInFlightWhenTheScrubBeganStayWhateverTheGrace() throws Exception {
+        StorageMaintenance later = laterMaintenance();
+        try {
+            List<BlockRef> written;
+            try (WritesInFlight.Write put = later.writesInFlight().begin()) {
+                written = List.of(writeBlock(5000), writeBlock(300_000));
+
+                ScrubProgress during = run(later, Duration.ZERO);
+
+                assertThat(during.orphansRemoved()).isZero();
+                putVersion("slow-put", written);
+            }
+            for (BlockRef ref : written) {
+                assertThat(node.blocks().check(ref)).isEqualTo(BlockHealth.INTACT);
+            }
+
+            // The same blocks, once no write protects them and nothing references them, are orphans.
+            node.metadata().deleteObject(BUCKET, "slow-put");
+            ScrubProgress after = run(later, Duration.ZERO);
+
+            assertThat(after.orphansRemoved()).isEqualTo(2);
+        } finally {
+            later.close();
         }
     }
 
@@ -184,7 +225,26 @@ class StorageMaintenanceTest {
     }
 
     private ScrubProgress scrub(Duration orphanGrace) throws Exception {
-        Optional<CompletableFuture<ScrubProgress>> started = node.maintenance().startScrub(orphanGrace);
+        return run(node.maintenance(), orphanGrace);
+    }
+
+    /** A scrub of the node's stores as if it ran two minutes from now: the blocks written so far are old enough. */
+    private ScrubProgress scrubLater(Duration orphanGrace) throws Exception {
+        StorageMaintenance later = laterMaintenance();
+        try {
+            return run(later, orphanGrace);
+        } finally {
+            later.close();
+        }
+    }
+
+    private StorageMaintenance laterMaintenance() {
+        return new StorageMaintenance(node.metadata(), node.blocks(), ON_DEMAND,
+                Clock.offset(Clock.systemUTC(), Duration.ofMinutes(2)));
+    }
+
+    private static ScrubProgress run(StorageMaintenance maintenance, Duration orphanGrace) throws Exception {
+        Optional<CompletableFuture<ScrubProgress>> started = maintenance.startScrub(orphanGrace);
         assertThat(started).as("a scrub started").isPresent();
         return started.get().get(30, TimeUnit.SECONDS);
     }

@@ -28,8 +28,9 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * revoked here.
  *
  * <p>A non-root key may do in a bucket what it was granted: {@code read} (list, get), {@code write} (put, delete,
- * multipart), {@code owner} (the bucket's configurations, policy and ACLs, deleting it). A key that creates a
- * bucket is granted all three on it. Changes take effect on the next request.
+ * multipart), {@code owner} (the bucket's configurations, policy and ACLs, deleting it). A key may create buckets
+ * only if granted {@code createBuckets} (false unless set, so a new key can do nothing until it is granted
+ * something); a key that creates a bucket is granted all three on it. Changes take effect on the next request.
  */
 @Endpoint(id = "accesskeys")
 public class AccessKeysEndpoint {
@@ -53,11 +54,12 @@ public class AccessKeysEndpoint {
     }
 
     /** One key as listed: never its secret. */
-    public record KeyDescription(String id, String created, boolean root, Map<String, BucketPermission> buckets) {}
+    public record KeyDescription(String id, String created, boolean root, Map<String, BucketPermission> buckets,
+            boolean createBuckets) {}
 
     /** A key just created: the only time its secret is shown. */
     public record CreatedKey(String id, String secret, String created, boolean root,
-            Map<String, BucketPermission> buckets) {}
+            Map<String, BucketPermission> buckets, boolean createBuckets) {}
 
     /** Every key. */
     public record KeyList(List<KeyDescription> keys) {}
@@ -97,10 +99,11 @@ public class AccessKeysEndpoint {
      * @param read with {@code bucket}: may list and read
      * @param write with {@code bucket}: may write and delete
      * @param owner with {@code bucket}: may change the bucket's configurations and delete it
+     * @param createBuckets whether the key may create buckets; false when absent
      */
     @WriteOperation
     public WebEndpointResponse<Object> create(@Nullable String bucket, @Nullable Boolean read, @Nullable Boolean write,
-            @Nullable Boolean owner) {
+            @Nullable Boolean owner, @Nullable Boolean createBuckets) {
         if (bucket == null && (read != null || write != null || owner != null)) {
             return badRequest("read, write and owner need a bucket");
         }
@@ -118,21 +121,28 @@ public class AccessKeysEndpoint {
             id = KEY_PREFIX + random(KEY_ALPHABET, KEY_RANDOM_LENGTH);
         } while (id.equals(root.accessKeyId()) || metadata.getAccessKey(id).isPresent());
         AccessKey key = new AccessKey(id, random(SECRET_ALPHABET, SECRET_LENGTH),
-                clock.instant().truncatedTo(ChronoUnit.MILLIS), false, buckets);
+                clock.instant().truncatedTo(ChronoUnit.MILLIS), false, buckets, Boolean.TRUE.equals(createBuckets));
         // Stored sealed; the answer is the one place the secret is shown.
         metadata.putAccessKey(seal.sealed(key));
         return new WebEndpointResponse<>(new CreatedKey(key.accessKeyId(), key.secretKey(), key.created().toString(),
-                false, new TreeMap<>(key.buckets())));
+                false, new TreeMap<>(key.buckets()), key.createBuckets()));
     }
 
     /**
      * Sets what a key may do in a bucket, replacing what it had there; with every flag false or absent, the key
-     * loses the bucket. 404 for an unknown key; 400 for the root key, which may do everything anyway.
+     * loses the bucket. With {@code createBuckets}, sets whether it may create buckets (alone, or with a bucket's
+     * permission). 404 for an unknown key; 400 for the root key, which may do everything anyway.
      */
     @WriteOperation
-    public WebEndpointResponse<Object> permit(@Selector String id, String bucket, @Nullable Boolean read,
-            @Nullable Boolean write, @Nullable Boolean owner) {
-        String badBucket = bucketProblem(bucket);
+    public WebEndpointResponse<Object> permit(@Selector String id, @Nullable String bucket, @Nullable Boolean read,
+            @Nullable Boolean write, @Nullable Boolean owner, @Nullable Boolean createBuckets) {
+        if (bucket == null && createBuckets == null) {
+            return badRequest("a bucket, or createBuckets, is required");
+        }
+        if (bucket == null && (read != null || write != null || owner != null)) {
+            return badRequest("read, write and owner need a bucket");
+        }
+        String badBucket = bucket == null ? null : bucketProblem(bucket);
         if (badBucket != null) {
             return badRequest(badBucket);
         }
@@ -144,7 +154,10 @@ public class AccessKeysEndpoint {
             return badRequest("the root key may do everything in every bucket; it has no bucket permissions");
         }
         BucketPermission permission = permission(read, write, owner);
-        return metadata.updateAccessKey(id, key -> key.withBucketPermission(bucket, permission))
+        return metadata.updateAccessKey(id, key -> {
+                    AccessKey changed = bucket == null ? key : key.withBucketPermission(bucket, permission);
+                    return createBuckets == null ? changed : changed.withCreateBuckets(createBuckets);
+                })
                 .<WebEndpointResponse<Object>>map(key -> new WebEndpointResponse<>(describe(key)))
                 .orElseGet(() -> notFound(id));
     }
@@ -187,7 +200,7 @@ public class AccessKeysEndpoint {
 
     private static KeyDescription describe(AccessKey key) {
         return new KeyDescription(key.accessKeyId(), key.created().toString(), key.root(),
-                key.root() ? Map.of() : new TreeMap<>(key.buckets()));
+                key.root() ? Map.of() : new TreeMap<>(key.buckets()), key.mayCreateBuckets());
     }
 
     private static WebEndpointResponse<Object> notFound(String id) {

@@ -8,7 +8,10 @@ import dev.hangar.s3api.web.S3Api;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.server.reactive.HttpHandler;
@@ -25,11 +28,20 @@ class S3Configuration {
         return InterimResponses.INSTANCE;
     }
 
-    /** Timeouts and connection limits of {@code hangar.http.*} on the S3 (and management) listener. */
+    /** Timeouts and connection limits of {@code hangar.http.*} on the S3 listener (the management one: {@link ManagementPortConfiguration}). */
     @Bean
     NettyServerCustomizer listenerLimits(HangarProperties properties) {
         ListenerLimits limits = properties.http().limits();
         return limits::applyTo;
+    }
+
+    /**
+     * On the S3 listener only (a factory customizer applies to its own context's server, not to the management
+     * port's): targets Spring cannot parse get S3's InvalidURI.
+     */
+    @Bean
+    WebServerFactoryCustomizer<NettyReactiveWebServerFactory> s3RequestTargets(ObjectProvider<S3Api> api) {
+        return factory -> factory.addServerCustomizers(S3Api.requestTargetCheck(api::getObject)::apply);
     }
 
     @Bean
@@ -70,6 +82,8 @@ class S3Configuration {
                 .webFilter(api.metricsFilter())
                 .webFilter(api.concurrencyFilter())
                 .webFilter(api.preflightFilter())
+                // Exceptions that escape the S3 handler: S3's XML error, not Spring Boot's JSON one.
+                .exceptionHandler(api.exceptionHandler())
                 .build());
     }
 

@@ -189,17 +189,18 @@ class AccessKeysIT extends AbstractS3IT {
                 .status()).isEqualTo(404);
         assertThat(admin.post("/actuator/accesskeys", Map.of("read", true)).status()).isEqualTo(400);
         AdminApi.Key key = admin.createKey();
-        // The bucket is required when setting a permission.
+        // The bucket is required when setting a permission, and a bucket or createBuckets when changing a key.
         assertThat(admin.post("/actuator/accesskeys/" + key.id(), Map.of("read", true)).status()).isEqualTo(400);
+        assertThat(admin.post("/actuator/accesskeys/" + key.id(), Map.of()).status()).isEqualTo(400);
     }
 
     /**
-     * A key that creates a bucket becomes its owner: it may use the bucket fully, and the grant shows in the
-     * listing. Other keys still may not.
+     * A key allowed to create buckets that creates one becomes its owner: it may use the bucket fully, and the
+     * grant shows in the listing. Other keys still may not.
      */
     @Test
     void aKeyThatCreatesABucketOwnsIt() {
-        AdminApi.Key key = admin.createKey();
+        AdminApi.Key key = admin.createBucketCreator();
         AdminApi.Key stranger = admin.createKey();
         String bucket = newBucketName("keys-own");
         try (S3Client client = clientFor(key); S3Client strangerClient = clientFor(stranger)) {
@@ -221,6 +222,59 @@ class AccessKeysIT extends AbstractS3IT {
             client.deleteObject(request -> request.bucket(bucket).key("doc.txt"));
             client.deleteBucket(request -> request.bucket(bucket));
         }
+    }
+
+    /** Bucket creation is a permission the administrator grants: a new key may not create any bucket. */
+    @Test
+    void aKeyMayCreateBucketsOnlyIfGrantedThat() {
+        AdminApi.Key key = admin.createKey();
+        String bucket = newBucketName("keys-create");
+        try (S3Client client = clientFor(key)) {
+            var denied = assertS3Error(() -> client.createBucket(request -> request.bucket(bucket)), 403, "AccessDenied");
+            assertThat(denied.awsErrorDetails().errorMessage()).contains("may not create buckets");
+            assertS3Status(() -> s3.headBucket(request -> request.bucket(bucket)), 404);
+            assertThat(admin.get("/actuator/accesskeys/" + key.id()).json().get("createBuckets").asBoolean()).isFalse();
+
+            admin.allowBucketCreation(key.id(), true);
+            assertThat(admin.get("/actuator/accesskeys/" + key.id()).json().get("createBuckets").asBoolean()).isTrue();
+            client.createBucket(request -> request.bucket(bucket));
+            assertThat(s3.headBucket(request -> request.bucket(bucket)).sdkHttpResponse().isSuccessful()).isTrue();
+
+            admin.allowBucketCreation(key.id(), false);
+            String another = newBucketName("keys-create");
+            assertS3Error(() -> client.createBucket(request -> request.bucket(another)), 403, "AccessDenied");
+            // What it created before stays its own.
+            client.putObject(request -> request.bucket(bucket).key("doc.txt"), RequestBody.fromString("contents"));
+        }
+    }
+
+    /**
+     * A name another key's bucket has is BucketAlreadyExists for whoever does not own it; the owner, and the root
+     * key, hear BucketAlreadyOwnedByYou.
+     */
+    @Test
+    void anotherOwnersBucketNameIsAlreadyTaken() {
+        AdminApi.Key owner = admin.createBucketCreator();
+        AdminApi.Key other = admin.createBucketCreator();
+        String bucket = newBucketName("keys-taken");
+        try (S3Client ownerClient = clientFor(owner); S3Client otherClient = clientFor(other)) {
+            ownerClient.createBucket(request -> request.bucket(bucket));
+
+            assertS3Error(() -> otherClient.createBucket(request -> request.bucket(bucket)), 409, "BucketAlreadyExists");
+            assertS3Error(() -> ownerClient.createBucket(request -> request.bucket(bucket)), 409,
+                    "BucketAlreadyOwnedByYou");
+            assertS3Error(() -> s3.createBucket(request -> request.bucket(bucket)), 409, "BucketAlreadyOwnedByYou");
+            assertThat(admin.get("/actuator/accesskeys/" + other.id()).json().get("buckets").has(bucket)).isFalse();
+            assertS3Error(() -> otherClient.putObject(request -> request.bucket(bucket).key("x"),
+                    RequestBody.fromString("x")), 403, "AccessDenied");
+        }
+    }
+
+    @Test
+    void theRootKeyIsListedAsMayCreateBuckets() {
+        assertThat(admin.get("/actuator/accesskeys/" + ACCESS_KEY).json().get("createBuckets").asBoolean()).isTrue();
+        assertThat(admin.post("/actuator/accesskeys/" + ACCESS_KEY, Map.of("createBuckets", false)).status())
+                .isEqualTo(400);
     }
 
     @Test

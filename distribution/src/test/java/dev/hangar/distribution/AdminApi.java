@@ -112,6 +112,21 @@ final class AdminApi {
         assertThat(permitted.status()).as("permit: %s", permitted.body()).isEqualTo(200);
     }
 
+    /** Creates a key without any bucket permission that may create buckets. */
+    Key createBucketCreator() {
+        Response created = post("/actuator/accesskeys", Map.of("createBuckets", true));
+        assertThat(created.status()).as("create key: %s", created.body()).isEqualTo(200);
+        assertThat(created.json().get("createBuckets").asBoolean()).as("createBuckets of %s", created.body()).isTrue();
+        JsonNode json = created.json();
+        return new Key(json.get("id").asString(), json.get("secret").asString());
+    }
+
+    /** Sets whether a key may create buckets. */
+    void allowBucketCreation(String keyId, boolean allowed) {
+        Response permitted = post("/actuator/accesskeys/" + keyId, Map.of("createBuckets", allowed));
+        assertThat(permitted.status()).as("createBuckets: %s", permitted.body()).isEqualTo(200);
+    }
+
     /** Runs a lifecycle pass over one bucket, now or as of another instant; returns how many actions it took. */
     long runLifecycle(String bucket, @Nullable Instant asOf) {
         Map<String, Object> body = new LinkedHashMap<>();

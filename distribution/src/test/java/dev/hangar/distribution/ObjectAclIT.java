@@ -169,7 +169,7 @@ class ObjectAclIT extends AbstractS3IT {
     @Test
     void aKeyListsOnlyTheBucketsItMayUse() {
         AdminApi admin = new AdminApi(managementEndpoint(), http);
-        AdminApi.Key key = admin.createKey();
+        AdminApi.Key key = admin.createBucketCreator();
         String own = newBucketName("acl-own");
         String granted = createBucket("acl-granted");
         try (S3Client client = S3Clients.sync(endpoint(), key.id(), key.secret())) {

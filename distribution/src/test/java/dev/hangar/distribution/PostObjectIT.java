@@ -476,6 +476,64 @@ class PostObjectIT extends AbstractS3IT {
         assertThat(stored.response().contentType()).isEqualTo("text/plain");
     }
 
+    /** Form fields ask for what a PUT's headers ask for: encryption is not implemented, nothing is stored. */
+    @Test
+    void encryptionFieldsAreNotImplemented() {
+        for (String field : new String[] {"x-amz-server-side-encryption",
+                "x-amz-server-side-encryption-customer-algorithm"}) {
+            Form form = signedForm(Instant.now().plusSeconds(600),
+                "{\"bucket\": \"" + bucket + "\"}",
+                "[\"eq\", \"$key\", \"encrypted\"]",
+                "{\"" + field + "\": \"AES256\"}")
+                .field("key", "encrypted")
+                .field(field, "AES256");
+
+            RawS3.Response response = post(form.withFile("secret.txt", "text/plain", "secret".getBytes(
+                StandardCharsets.UTF_8)));
+
+            assertThat(response.status()).as("%s: %s", field, response).isEqualTo(501);
+            assertThat(response.errorCode()).contains("NotImplemented");
+            assertThat(response.bodyText()).contains(field);
+            assertAbsent("encrypted");
+        }
+    }
+
+    @Test
+    void aStorageClassFieldOtherThanStandardIsRefused() {
+        Form form = signedForm(Instant.now().plusSeconds(600),
+            "{\"bucket\": \"" + bucket + "\"}",
+            "[\"eq\", \"$key\", \"archived\"]",
+            "{\"x-amz-storage-class\": \"GLACIER\"}")
+            .field("key", "archived")
+            .field("x-amz-storage-class", "GLACIER");
+
+        RawS3.Response response = post(form.withFile("a.txt", "text/plain", "a".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(response.status()).as("%s", response).isEqualTo(400);
+        assertThat(response.errorCode()).contains("InvalidStorageClass");
+        assertAbsent("archived");
+    }
+
+    /**
+     * A form field can hold a line break, which no header can: stored, it would make every later GET of the
+     * object fail. It is refused with the upload.
+     */
+    @Test
+    void aFieldNoHeaderCouldCarryIsRefused() {
+        Form form = signedForm(Instant.now().plusSeconds(600),
+            "{\"bucket\": \"" + bucket + "\"}",
+            "[\"eq\", \"$key\", \"injected\"]",
+            "[\"starts-with\", \"$x-amz-meta-note\", \"\"]")
+            .field("key", "injected")
+            .field("x-amz-meta-note", "line 1\r\nX-Injected: 1");
+
+        RawS3.Response response = post(form.withFile("a.txt", "text/plain", "a".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(response.status()).as("%s", response).isEqualTo(400);
+        assertThat(response.errorCode()).contains("InvalidArgument");
+        assertAbsent("injected");
+    }
+
     // --- helpers ---
 
     private void assertError(RawS3.Response response, int status, String code, String message) {

@@ -8,25 +8,34 @@ import dev.hangar.distribution.support.Digests;
 import dev.hangar.distribution.support.RandomContent;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -36,6 +45,7 @@ import tools.jackson.databind.JsonNode;
  * show it; orphans go once older than the grace, and every object still referenced reads back whole.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ScrubIT {
     private static final int KIB = 1024;
     private static final int MIB = 1024 * KIB;
@@ -78,6 +88,11 @@ class ScrubIT {
 
         Throwable failure = catchThrowable(() -> s3.getObjectAsBytes(request -> request.bucket(bucket).key("victim")));
         assertThat(failure).as("GET of the object whose chunk was damaged").isNotNull();
+        // Found before the first byte is sent: S3's XML InternalError, not Spring Boot's JSON error body.
+        assertThat(failure).isInstanceOfSatisfying(S3Exception.class, error -> {
+            assertThat(error.statusCode()).isEqualTo(500);
+            assertThat(error.awsErrorDetails().errorCode()).isEqualTo("InternalError");
+        });
         for (Map.Entry<String, RandomContent> object : healthy.entrySet()) {
             assertReadsBack(bucket, object.getKey(), object.getValue());
         }
@@ -129,7 +144,8 @@ class ScrubIT {
         Path orphan = blockFile(BlockId.random());
         Files.createDirectories(orphan.getParent());
         Files.copy(referenced, orphan);
-        Thread.sleep(20);
+        // Left there ten minutes ago: no scrub removes a block younger than a minute, whatever the grace.
+        Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(Duration.ofMinutes(10))));
 
         JsonNode young = scrub("1h");
         assertThat(young.get("orphansRemoved").asLong()).isZero();
@@ -143,6 +159,43 @@ class ScrubIT {
         assertReadsBack(bucket, "large", large);
         assertReadsBack(bucket, "small", small);
         assertThat(server.metric("hangar_storage_scrub_orphans_removed")).isGreaterThanOrEqualTo(1);
+    }
+
+    /**
+     * A scrub with an orphan grace of zero while a PUT streams in: the chunks the PUT has written are not
+     * referenced yet, but they belong to a write in flight, so they stay, and the object the PUT then commits
+     * reads back whole. Before, the scrub removed them and the PUT still answered 200.
+     */
+    @Test
+    void aScrubWithoutGraceDuringAPutLeavesItsChunksAlone() throws Exception {
+        String bucket = "slow-put";
+        s3.createBucket(request -> request.bucket(bucket));
+        s3.putBucketPolicy(request -> request.bucket(bucket).policy("{\"Version\": \"2012-10-17\", \"Statement\": "
+                + "[{\"Effect\": \"Allow\", \"Principal\": \"*\", \"Action\": \"s3:PutObject\", "
+                + "\"Resource\": \"arn:aws:s3:::" + bucket + "/*\"}]}"));
+        RandomContent content = RandomContent.of(500, 3L * MIB + 777);
+        byte[] bytes = bytes(content);
+        List<Path> before = blockFiles();
+
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(60_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("PUT /" + bucket + "/streamed HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                    + "Content-Length: " + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            int first = 2 * MIB + 1000;
+            out.write(bytes, 0, first);
+            out.flush();
+            List<Path> written = awaitNewBlockFiles(before, 2);
+
+            scrub("PT0S");
+
+            assertThat(written).as("the PUT's chunks after the scrub").allSatisfy(path -> assertThat(path).exists());
+            out.write(bytes, first, bytes.length - first);
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 200");
+        }
+        assertReadsBack(bucket, "streamed", content);
     }
 
     @Test
@@ -225,6 +278,21 @@ class ScrubIT {
         try (InputStream stream = content.newStream()) {
             return stream.readAllBytes();
         }
+    }
+
+    /** The block files written since {@code before}, once there are {@code count} of them (10 s at most). */
+    private List<Path> awaitNewBlockFiles(List<Path> before, int count) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        List<Path> added = List.of();
+        while (System.nanoTime() < deadline) {
+            added = blockFiles().stream().filter(path -> !before.contains(path)).toList();
+            if (added.size() >= count) {
+                return added;
+            }
+            Thread.sleep(20);
+        }
+        assertThat(added).as("block files of the PUT's first chunks").hasSizeGreaterThanOrEqualTo(count);
+        return added;
     }
 
     /** Block files kept one per chunk: {@code blocks/ab/cd/<id>}. */

@@ -8,17 +8,31 @@ import org.jspecify.annotations.Nullable;
 /**
  * An access key pair, when it was created, and what it may do.
  *
- * @param root a root key may do everything, in every bucket; {@code buckets} does not apply to it
+ * @param root a root key may do everything, in every bucket; {@code buckets} and {@code createBuckets} do
+ *     not apply to it
  * @param buckets what a non-root key may do, by bucket name; a bucket it does not name is closed
  *     to it
+ * @param createBuckets whether a non-root key may create buckets (it then owns them); false unless the
+ *     administrator grants it, also for every key stored before this permission existed
  */
 public record AccessKey(
-        String accessKeyId, String secretKey, Instant created, boolean root, Map<String, BucketPermission> buckets) {
+        String accessKeyId,
+        String secretKey,
+        Instant created,
+        boolean root,
+        Map<String, BucketPermission> buckets,
+        boolean createBuckets) {
     public AccessKey {
         if (accessKeyId == null || accessKeyId.isEmpty() || secretKey == null || secretKey.isEmpty()) {
             throw new IllegalArgumentException("access key id and secret are required");
         }
         buckets = Map.copyOf(buckets);
+    }
+
+    /** A key with these bucket permissions that may not create buckets. */
+    public AccessKey(
+            String accessKeyId, String secretKey, Instant created, boolean root, Map<String, BucketPermission> buckets) {
+        this(accessKeyId, secretKey, created, root, buckets, false);
     }
 
     /**
@@ -32,14 +46,19 @@ public record AccessKey(
 
     /** This key with another secret: the same secret sealed for storage, or opened after it. */
     public AccessKey withSecretKey(String secret) {
-        return new AccessKey(accessKeyId, secret, created, root, buckets);
+        return new AccessKey(accessKeyId, secret, created, root, buckets, createBuckets);
     }
 
     /** Without the secret: a record would print every component, and keys end up in logs. */
     @Override
     public String toString() {
         return "AccessKey[accessKeyId=" + accessKeyId + ", created=" + created + ", root=" + root + ", buckets="
-                + buckets + "]";
+                + buckets + ", createBuckets=" + createBuckets + "]";
+    }
+
+    /** Whether this key may create buckets: the root key always, another if it was granted that. */
+    public boolean mayCreateBuckets() {
+        return root || createBuckets;
     }
 
     /** This key with {@code permission} on {@code bucket}, or with nothing there if it is null. */
@@ -50,6 +69,11 @@ public record AccessKey(
         } else {
             changed.put(bucket, permission);
         }
-        return new AccessKey(accessKeyId, secretKey, created, root, changed);
+        return new AccessKey(accessKeyId, secretKey, created, root, changed, createBuckets);
+    }
+
+    /** This key allowed, or not, to create buckets. */
+    public AccessKey withCreateBuckets(boolean allowed) {
+        return new AccessKey(accessKeyId, secretKey, created, root, buckets, allowed);
     }
 }

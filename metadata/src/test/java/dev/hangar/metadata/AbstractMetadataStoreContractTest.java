@@ -1801,6 +1801,23 @@ public abstract class AbstractMetadataStoreContractTest {
     }
 
     @Test
+    void theBucketCreationPermissionIsStoredAndUpdated() {
+        store.putAccessKey(new AccessKey("GK1", "secret", NOW, false, Map.of(), true));
+        store.putAccessKey(new AccessKey("GK2", "secret", NOW, false, Map.of()));
+
+        assertThat(store.getAccessKey("GK1").orElseThrow().createBuckets()).isTrue();
+        assertThat(store.getAccessKey("GK2").orElseThrow().createBuckets()).isFalse();
+
+        assertThat(store.updateAccessKey("GK1", key -> key.withCreateBuckets(false)).orElseThrow().createBuckets())
+                .isFalse();
+        assertThat(store.getAccessKey("GK1").orElseThrow().createBuckets()).isFalse();
+        AccessKey granted = store.updateAccessKey("GK2", key -> key.withCreateBuckets(true)
+                .withBucketPermission("photos", new BucketPermission(true, false, false))).orElseThrow();
+        assertThat(store.getAccessKey("GK2")).contains(granted);
+        assertThat(granted.createBuckets()).isTrue();
+    }
+
+    @Test
     void accessKeysAreUpdated() {
         store.putAccessKey(new AccessKey("GK1", "secret", NOW, false, Map.of()));
 

@@ -47,6 +47,8 @@ public enum S3Error {
     ILLEGAL_LOCATION_CONSTRAINT("IllegalLocationConstraintException", 400,
             "The specified location-constraint is not valid for this service."),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+    /** A write that asks for a storage class Hangar does not store (it stores STANDARD only). */
+    INVALID_STORAGE_CLASS("InvalidStorageClass", 400, "The storage class you specified is not valid."),
     /** A tag S3 refuses: a key or value too long or with a character tags may not hold, or a key given twice. */
     INVALID_TAG("InvalidTag", 400,
             "Your request contains tag input that is not valid. For example, your request might contain duplicate "
@@ -94,6 +96,9 @@ public enum S3Error {
     PRECONDITION_FAILED("PreconditionFailed", 412, "At least one of the preconditions you specified did not hold."),
     REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403,
             "The difference between the request time and the server's time is too large."),
+    /** A request whose header section is longer than the server reads. */
+    REQUEST_HEADER_SECTION_TOO_LARGE("RequestHeaderSectionTooLarge", 400,
+            "Your request header section exceeds the maximum allowed size."),
     /** A POST to a bucket that is not a {@code multipart/form-data} browser upload. */
     REQUEST_IS_NOT_MULTIPART_CONTENT("RequestIsNotMultiPartContent", 400,
             "Bucket POST must be of the enclosure-type multipart/form-data."),

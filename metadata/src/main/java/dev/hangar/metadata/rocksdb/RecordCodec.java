@@ -27,8 +27,9 @@ import org.jspecify.annotations.Nullable;
  * in the value: the decoder takes them from the key.
  *
  * <p>Each record kind moves to a new format only when its own encoding changes, and its decoder
- * keeps reading every older one. Objects and access keys are written in format 2; buckets,
- * uploads, parts and bucket configurations in format 1. A format this code does not know (a
+ * keeps reading every older one. Objects and access keys are written in format 2 (access keys
+ * with a key-wide permission in format 3); buckets, uploads, parts and bucket configurations in
+ * format 1. A format this code does not know (a
  * newer one, written by a later release) is refused rather than guessed at.
  *
  * <p>Format 1, field by field (varint: unsigned LEB128; string: varint length + UTF-8; instant:
@@ -58,12 +59,18 @@ import org.jspecify.annotations.Nullable;
  *       then by bucket name: name, one byte of flags: 1 read, 2 write, 4 owner). Read from format
  *       1: a root key, as every key stored before permissions existed was
  * </ul>
+ *
+ * <p>Format 3 appends to format 2, for access keys only, one byte of key-wide permission flags: 1 may
+ * create buckets. Only keys with a flag set are written in format 3, so that a release that knows format 2
+ * at most still reads every other key; read from format 2, a key has no key-wide permission.
  */
 final class RecordCodec {
     /** The first format: still the current one of buckets, uploads, parts and bucket configurations. */
     static final int FORMAT_1 = 1;
     /** Objects with tags, lock, ACL and owner; access keys with root flag and bucket permissions. */
     static final int FORMAT_2 = 2;
+    /** Access keys with key-wide permissions (creating buckets). */
+    static final int FORMAT_3 = 3;
 
     private static final int NO_RETENTION = 0;
     private static final int GOVERNANCE = 1;
@@ -71,6 +78,7 @@ final class RecordCodec {
     private static final int READ = 1;
     private static final int WRITE = 2;
     private static final int OWNER = 4;
+    private static final int CREATE_BUCKETS = 1;
 
     private static final int INLINE = 0;
     private static final int BLOCKS = 1;
@@ -111,7 +119,7 @@ final class RecordCodec {
     }
 
     static ObjectVersion decodeObject(String bucket, String key, byte[] value) {
-        return decode(value, FORMAT_2, (reader, format) -> {
+        return decode(value, FORMAT_3, (reader, format) -> {
             String versionId = reader.readString();
             var lastModified = reader.readInstant();
             long size = reader.readVarLong();
@@ -220,7 +228,10 @@ final class RecordCodec {
     }
 
     static byte[] encodeAccessKey(AccessKey key) {
-        RecordWriter writer = start(FORMAT_2);
+        // Format 3 only for a key that has a key-wide permission: every other key stays readable by a
+        // release that knows format 2 at most (a node not yet upgraded, or a downgrade).
+        boolean keyWide = key.createBuckets();
+        RecordWriter writer = start(keyWide ? FORMAT_3 : FORMAT_2);
         writer.writeString(key.secretKey());
         writer.writeInstant(key.created());
         writer.writeBoolean(key.root());
@@ -231,11 +242,14 @@ final class RecordCodec {
             writer.writeByte((permission.read() ? READ : 0) | (permission.write() ? WRITE : 0)
                     | (permission.owner() ? OWNER : 0));
         }
+        if (keyWide) {
+            writer.writeByte(key.createBuckets() ? CREATE_BUCKETS : 0);
+        }
         return writer.toByteArray();
     }
 
     static AccessKey decodeAccessKey(String accessKeyId, byte[] value) {
-        return decode(value, FORMAT_2, (reader, format) -> {
+        return decode(value, FORMAT_3, (reader, format) -> {
             String secretKey = reader.readString();
             Instant created = reader.readInstant();
             if (format == FORMAT_1) {
@@ -252,7 +266,14 @@ final class RecordCodec {
                 }
                 buckets.put(bucket, new BucketPermission((flags & READ) != 0, (flags & WRITE) != 0, (flags & OWNER) != 0));
             }
-            return new AccessKey(accessKeyId, secretKey, created, root, buckets);
+            if (format == FORMAT_2) {
+                return new AccessKey(accessKeyId, secretKey, created, root, buckets, false);
+            }
+            int keyFlags = reader.readByte();
+            if ((keyFlags & ~CREATE_BUCKETS) != 0) {
+                throw reader.corrupt("key permission flags " + keyFlags);
+            }
+            return new AccessKey(accessKeyId, secretKey, created, root, buckets, (keyFlags & CREATE_BUCKETS) != 0);
         });
     }
 

@@ -45,6 +45,8 @@ class RecordCodecTest {
     static final String V1_DELETE_MARKER = "01027631fef6bd9a0d959aef3a000222220200000000";
     static final String V1_ACCESS_KEY = "0106733363723374fef6bd9a0d959aef3a";
     static final String V1_BUCKET = "01fef6bd9a0d959aef3a0975732d656173742d31";
+    /** A non-root key with read and write on bucket {@code b}, as written before format 3 existed. */
+    static final String V2_ACCESS_KEY = "0206733363723374fef6bd9a0d959aef3a0001016203";
 
     static Stream<ObjectVersion> versions() {
         byte[] large = new byte[100_000];
@@ -150,6 +152,49 @@ class RecordCodecTest {
             assertThat(encoded[0]).isEqualTo((byte) RecordCodec.FORMAT_2);
             assertThat(RecordCodec.decodeAccessKey(each.accessKeyId(), encoded)).isEqualTo(each);
         }
+    }
+
+    @Test
+    void accessKeyThatMayCreateBucketsRoundTripsInFormatThree() {
+        AccessKey creator = new AccessKey("GK7", "s", WHEN, false, Map.of("b", new BucketPermission(true, false, false)),
+                true);
+        AccessKey creatorWithoutBuckets = new AccessKey("GK8", "s", WHEN, false, Map.of(), true);
+
+        for (AccessKey each : List.of(creator, creatorWithoutBuckets)) {
+            byte[] encoded = RecordCodec.encodeAccessKey(each);
+            assertThat(encoded[0]).isEqualTo((byte) RecordCodec.FORMAT_3);
+            assertThat(encoded[encoded.length - 1]).as("key-wide flags").isEqualTo((byte) 1);
+            assertThat(RecordCodec.decodeAccessKey(each.accessKeyId(), encoded)).isEqualTo(each);
+        }
+    }
+
+    @Test
+    void accessKeyWithoutKeyWidePermissionsIsStillWrittenInFormatTwo() {
+        AccessKey plain = new AccessKey("GK7", "s", WHEN, false, Map.of("b", new BucketPermission(true, true, true)));
+
+        byte[] encoded = RecordCodec.encodeAccessKey(plain);
+
+        assertThat(encoded[0]).isEqualTo((byte) RecordCodec.FORMAT_2);
+        assertThat(RecordCodec.decodeAccessKey("GK7", encoded).createBuckets()).isFalse();
+    }
+
+    @Test
+    void formatTwoAccessKeyMayNotCreateBuckets() {
+        AccessKey read = RecordCodec.decodeAccessKey("GK1", hex(V2_ACCESS_KEY));
+
+        assertThat(read).isEqualTo(new AccessKey("GK1", "s3cr3t", WHEN, false,
+                Map.of("b", new BucketPermission(true, true, false)), false));
+        assertThat(read.mayCreateBuckets()).isFalse();
+    }
+
+    @Test
+    void unknownKeyWideFlagsAreRefused() {
+        byte[] encoded = RecordCodec.encodeAccessKey(new AccessKey("GK1", "s", WHEN, false, Map.of(), true));
+        encoded[encoded.length - 1] = 3;
+
+        assertThatThrownBy(() -> RecordCodec.decodeAccessKey("GK1", encoded))
+                .isInstanceOf(MetadataStorageException.class)
+                .hasMessageContaining("key permission flags 3");
     }
 
     @Test
@@ -279,7 +324,7 @@ class RecordCodecTest {
     @Test
     void unknownFormatVersionIsRefused() {
         byte[] encoded = RecordCodec.encodeAccessKey(new AccessKey("GK1", "secret", WHEN));
-        encoded[0] = 3;
+        encoded[0] = 4;
         byte[] bucket = RecordCodec.encodeBucket(new BucketRecord("photos", WHEN, "r"));
         bucket[0] = 2;
         byte[] object = RecordCodec.encodeObject(versions().toList().getFirst());
@@ -287,7 +332,7 @@ class RecordCodecTest {
 
         assertThatThrownBy(() -> RecordCodec.decodeAccessKey("GK1", encoded))
                 .isInstanceOf(MetadataStorageException.class)
-                .hasMessageContaining("version 3");
+                .hasMessageContaining("version 4");
         // Buckets never had a format 2.
         assertThatThrownBy(() -> RecordCodec.decodeBucket("photos", bucket))
                 .isInstanceOf(MetadataStorageException.class)

@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * </ol>
  * ListBuckets and CreateBucket concern no existing bucket, so neither a policy nor an ACL applies:
  * anonymous requests are denied, any signed key may list (the caller shows it only the buckets it has a
- * permission on), and creating a bucket takes the root key or a key whose {@code owner} flag the caller
- * sets for "may create buckets".
+ * permission on), and creating a bucket takes the root key or a key granted bucket creation (the caller
+ * passes that as the {@code owner} flag of its permission).
  */
 public final class AccessControl {
 
@@ -127,7 +127,7 @@ public final class AccessControl {
         if (action == S3Action.CREATE_BUCKET) {
             return permission.owner()
                     ? Decision.allow("the key may create buckets")
-                    : Decision.deny("the key may not create buckets");
+                    : Decision.deny("the key may not create buckets (the administrator grants that with createBuckets)");
         }
         return Decision.allow("every signed key may list the buckets it has a permission on");
     }

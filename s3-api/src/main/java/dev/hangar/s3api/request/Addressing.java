@@ -3,7 +3,6 @@ package dev.hangar.s3api.request;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import java.io.ByteArrayOutputStream;
-import java.net.URLDecoder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -80,9 +79,22 @@ public record Addressing(@Nullable String domain) {
     }
 
     /** Percent-decodes a path segment as UTF-8; unlike a form, '+' stays a plus. */
-    static String decodePath(String encoded) {
+    public static String decodePath(String encoded) {
+        return decode(encoded, false);
+    }
+
+    /**
+     * Percent-decodes a query parameter's name or value as UTF-8, '+' as a space. Malformed UTF-8 is
+     * refused rather than replaced, as in a path: a prefix or marker that silently became U+FFFD would
+     * list something the client never asked for.
+     */
+    static String decodeQuery(String encoded) {
+        return decode(encoded, true);
+    }
+
+    private static String decode(String encoded, boolean plusIsSpace) {
         if (encoded.indexOf('%') < 0) {
-            return encoded;
+            return plusIsSpace ? encoded.replace('+', ' ') : encoded;
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(encoded.length());
         int i = 0;
@@ -99,6 +111,9 @@ public record Addressing(@Nullable String domain) {
                 }
                 bytes.write(high << 4 | low);
                 i += 3;
+            } else if (c == '+' && plusIsSpace) {
+                bytes.write(' ');
+                i++;
             } else {
                 // Whole code points, so that an unencoded surrogate pair keeps its character.
                 int codePoint = encoded.codePointAt(i);
@@ -114,14 +129,6 @@ public record Addressing(@Nullable String domain) {
                     .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()))
                     .toString();
         } catch (CharacterCodingException e) {
-            throw invalidUri();
-        }
-    }
-
-    private static String decodeQuery(String encoded) {
-        try {
-            return URLDecoder.decode(encoded, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
             throw invalidUri();
         }
     }

@@ -37,7 +37,12 @@ public final class OperationRouter {
 
     private OperationRouter() {}
 
+    /**
+     * @throws S3Exception MethodNotAllowed for a method S3 does not have or not on this resource; the errors
+     *     of {@link RequestShape#check} for a name no bucket, key or parameter can hold
+     */
     public static S3Operation route(S3Request request) {
+        RequestShape.check(request);
         String method = request.method();
         if (!SUPPORTED_METHODS.contains(method)) {
             throw methodNotAllowed();

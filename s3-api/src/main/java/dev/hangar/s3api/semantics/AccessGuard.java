@@ -92,13 +92,16 @@ final class AccessGuard {
         }
     }
 
-    /** A key may create buckets (it becomes their owner); on existing buckets it has what it was granted. */
+    /**
+     * A key granted bucket creation may create buckets (it becomes their owner); on existing buckets a key has
+     * what it was granted.
+     */
     private static KeyPermission permission(Caller caller, @Nullable String bucket, String operation) {
         if (caller.key() == null) {
             return KeyPermission.NONE;
         }
         if (operation.equals("CreateBucket")) {
-            return KeyPermission.ALL;
+            return caller.key().mayCreateBuckets() ? KeyPermission.ALL : KeyPermission.NONE;
         }
         BucketPermission granted = bucket == null ? null : caller.key().buckets().get(bucket);
         return granted == null ? KeyPermission.NONE : new KeyPermission(granted.read(), granted.write(), granted.owner());

@@ -80,7 +80,7 @@ final class BucketOperations {
                     + settings.region() + ").");
         }
         if (!metadata.createBucket(new BucketRecord(bucket, objects.now(), settings.region()))) {
-            throw new S3Exception(S3Error.BUCKET_ALREADY_OWNED_BY_YOU);
+            throw alreadyExists(bucket, caller);
         }
         if (cannedAcl != null) {
             configurations.put(bucket, BucketConfigurations.ACL, cannedAcl.getBytes(StandardCharsets.UTF_8));
@@ -96,6 +96,16 @@ final class BucketOperations {
                     key -> key.withBucketPermission(bucket, new BucketPermission(true, true, true)));
         }
         return S3Response.empty(200, Map.of("Location", "/" + bucket));
+    }
+
+    /**
+     * BucketAlreadyOwnedByYou for the root key and for a key that owns the bucket; BucketAlreadyExists for
+     * everyone else, who learns only that the name is taken.
+     */
+    private static S3Exception alreadyExists(String bucket, Caller caller) {
+        BucketPermission granted = caller.key() == null ? null : caller.key().buckets().get(bucket);
+        boolean owner = caller.isRoot() || (granted != null && granted.owner());
+        return new S3Exception(owner ? S3Error.BUCKET_ALREADY_OWNED_BY_YOU : S3Error.BUCKET_ALREADY_EXISTS);
     }
 
     S3Response head(S3Request request) {

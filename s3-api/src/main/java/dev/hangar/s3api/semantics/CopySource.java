@@ -2,8 +2,7 @@ package dev.hangar.s3api.semantics;
 
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
+import dev.hangar.s3api.request.Addressing;
 import org.jspecify.annotations.Nullable;
 
 /** The object an {@code x-amz-copy-source} header names: {@code [/]bucket/key[?versionId=id]}, URL-encoded. */
@@ -31,14 +30,19 @@ record CopySource(String bucket, String key, @Nullable String versionId) {
         }
         String bucket = decode(value.substring(0, slash));
         String key = decode(value.substring(slash + 1));
+        if (bucket.indexOf('\0') >= 0 || key.indexOf('\0') >= 0) {
+            // No bucket or key holds NUL, and the metadata layers refuse to look one up.
+            throw new S3Exception(S3Error.INVALID_ARGUMENT,
+                    "The copy source's bucket and key must not contain the NUL character.");
+        }
         return new CopySource(bucket, key, versionId);
     }
 
+    /** As a path is decoded: '+' is a literal plus, and malformed UTF-8 is refused, not replaced. */
     private static String decode(String encoded) {
         try {
-            // '+' is a literal plus in a path, not a space.
-            return URLDecoder.decode(encoded.replace("+", "%2B"), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
+            return Addressing.decodePath(encoded);
+        } catch (S3Exception e) {
             throw invalid();
         }
     }

@@ -51,7 +51,7 @@ import org.jspecify.annotations.Nullable;
 
 /** Translates between the stored records and the S3 XML documents. */
 final class Documents {
-    private static final String STORAGE_CLASS = "STANDARD";
+    private static final String STORAGE_CLASS = StorageClasses.STANDARD;
 
     /** One part of a CompleteMultipartUpload request. */
     record CompletedPart(int partNumber, String etag) {}

@@ -54,11 +54,16 @@ final class Listings {
             if (decoded.length == 0) {
                 throw invalidToken();
             }
-            return StandardCharsets.UTF_8.newDecoder()
+            String resumeAfter = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
                     .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
                     .decode(java.nio.ByteBuffer.wrap(decoded))
                     .toString();
+            if (resumeAfter.indexOf('\0') >= 0) {
+                // Never a key this server wrote into a token: no key holds NUL.
+                throw invalidToken();
+            }
+            return resumeAfter;
         } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException e) {
             throw invalidToken();
         }

@@ -11,14 +11,30 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
-/** The headers an object stores from its PUT and returns on GET and HEAD. */
+/**
+ * The headers an object stores from its PUT and returns on GET and HEAD.
+ *
+ * <p>{@code x-amz-storage-class} is not one: every object is STANDARD ({@link StorageClasses}), which S3
+ * does not send. Versions written before that rule may hold the header; it is dropped when they are read,
+ * so that HEAD says what listings say.
+ */
 record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
     static final List<String> STORED = List.of(
             "content-type", "content-encoding", "content-disposition", "content-language", "cache-control", "expires",
-            "x-amz-website-redirect-location", "x-amz-storage-class");
+            "x-amz-website-redirect-location");
+
+    ObjectHeaders {
+        if (standard.containsKey(StorageClasses.HEADER)) {
+            standard = new TreeMap<>(standard);
+            standard.remove(StorageClasses.HEADER);
+        }
+    }
     private static final String USER_PREFIX = "x-amz-meta-";
     private static final int USER_METADATA_LIMIT = 2 * 1024;
+    /** RFC 9110's token: what a header name is made of. */
+    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     /** Reads the headers to store from a PUT, a copy with REPLACE or a multipart creation. */
     static ObjectHeaders from(RequestHeaders headers) {
@@ -34,6 +50,7 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
                     continue;
                 }
             }
+            requireHeaderValue(name, value);
             standard.put(name, value);
         }
         Map<String, String> user = new TreeMap<>();
@@ -42,6 +59,8 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
             if (header.getKey().startsWith(USER_PREFIX)) {
                 String name = header.getKey().substring(USER_PREFIX.length());
                 String value = String.join(",", header.getValue());
+                requireHeaderName(header.getKey());
+                requireHeaderValue(header.getKey(), value);
                 user.put(name, value);
                 size += name.getBytes(StandardCharsets.UTF_8).length + value.getBytes(StandardCharsets.UTF_8).length;
             }
@@ -51,6 +70,39 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
                     "Your metadata headers exceed the maximum allowed metadata size of 2 KB (" + size + " bytes).");
         }
         return new ObjectHeaders(standard, user);
+    }
+
+    /**
+     * Refuses a value no response header could carry. Request headers cannot hold one (the HTTP decoder
+     * refuses them), but the fields of a POST form can: stored, such a value would fail every later GET and
+     * HEAD of the object.
+     *
+     * @throws S3Exception InvalidArgument for a value with a control character
+     */
+    static void requireHeaderValue(String name, String value) {
+        if (!isHeaderValue(value)) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT,
+                    "The value of " + name + " holds a control character, which a header cannot carry.");
+        }
+    }
+
+    /** Refuses a user metadata name that is not an HTTP token (a POST form field's name can be anything). */
+    private static void requireHeaderName(String name) {
+        if (!TOKEN.matcher(name).matches()) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT,
+                    "The metadata name " + name.replaceAll("\\p{Cntrl}", "?") + " is not a valid header name.");
+        }
+    }
+
+    /** RFC 9110's field-value characters: no control character but horizontal tab. */
+    static boolean isHeaderValue(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 && c != '\t') || c == 0x7F) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static ObjectHeaders of(ObjectVersion version) {
@@ -65,7 +117,7 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
         headers.put("Accept-Ranges", "bytes");
         headers.put("Content-Type", version.headers().getOrDefault("content-type", "binary/octet-stream"));
         version.headers().forEach((name, value) -> {
-            if (!name.equals("content-type")) {
+            if (!name.equals("content-type") && !name.equals(StorageClasses.HEADER)) {
                 headers.put(name, value);
             }
         });

@@ -45,13 +45,6 @@ final class ObjectOperations {
     static final long MAX_SINGLE_PUT = 5L << 30;
     private static final String VERSION_ID_HEADER = "x-amz-version-id";
     private static final String DELETE_MARKER_HEADER = "x-amz-delete-marker";
-    private static final Map<String, String> RESPONSE_OVERRIDES = Map.of(
-            "response-content-type", "Content-Type",
-            "response-content-language", "Content-Language",
-            "response-expires", "Expires",
-            "response-cache-control", "Cache-Control",
-            "response-content-disposition", "Content-Disposition",
-            "response-content-encoding", "Content-Encoding");
 
     private final MetadataStore metadata;
     private final ContentStore content;
@@ -156,7 +149,7 @@ final class ObjectOperations {
             headers.put("x-amz-tagging-count", Integer.toString(version.tags().size()));
         }
         headers.putAll(ObjectLocks.responseHeaders(version));
-        applyResponseOverrides(request, headers);
+        ResponseOverrides.apply(request, headers);
         if (request.hasParameter("partNumber")) {
             headers.put("x-amz-mp-parts-count", Integer.toString(Math.max(1, version.partSizes().size())));
         }
@@ -523,17 +516,6 @@ final class ObjectOperations {
             // reported below
         }
         throw new S3Exception(S3Error.INVALID_ARGUMENT, "Provided " + name + " not an integer or within integer range");
-    }
-
-    /** {@code response-content-type} and its siblings replace the stored headers in a GET or HEAD answer. */
-    private static void applyResponseOverrides(S3Request request, Map<String, String> headers) {
-        for (Map.Entry<String, String> override : RESPONSE_OVERRIDES.entrySet()) {
-            String value = request.parameter(override.getKey());
-            if (value != null) {
-                headers.keySet().removeIf(name -> name.equalsIgnoreCase(override.getValue()));
-                headers.put(override.getValue(), value);
-            }
-        }
     }
 
     /** The byte range of {@code ?partNumber=N}: a part of a multipart object, or part 1 of any other. */

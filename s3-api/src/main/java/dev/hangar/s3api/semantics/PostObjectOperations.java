@@ -119,7 +119,10 @@ final class PostObjectOperations {
         objects.requireBucket(bucket);
 
         // Everything the form says about the object is checked before its file is read.
-        ObjectHeaders headers = ObjectHeaders.from(asHeaders(resolved));
+        RequestHeaders formHeaders = asHeaders(resolved);
+        ServerSideEncryption.refuse(formHeaders);
+        StorageClasses.requireStored(formHeaders);
+        ObjectHeaders headers = ObjectHeaders.from(formHeaders);
         @Nullable String cannedAcl = aclField == null ? null : CannedAcl.fromHeaderValue(resolved.get("acl")).headerValue();
         Map<String, String> tags = tags(resolved.get("tagging"));
         PostSuccess success = PostSuccess.decide(resolved);

@@ -1,6 +1,7 @@
 package dev.hangar.s3api.semantics;
 
 import dev.hangar.cluster.ClusterNode;
+import dev.hangar.cluster.WritesInFlight;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.request.S3Operation;
@@ -25,6 +26,7 @@ public final class S3Service {
     private final PostObjectOperations postObjects;
     private final LifecycleWorker lifecycle;
     private final WebsiteOperations website;
+    private final WritesInFlight writes;
 
     public S3Service(ClusterNode node, S3Settings settings, Clock clock) {
         this(node, settings, clock, node.metadata()::getAccessKey);
@@ -52,6 +54,7 @@ public final class S3Service {
         this.postObjects = new PostObjectOperations(objects, content, guard, keys, settings);
         this.lifecycle = new LifecycleWorker(node.metadata(), configurations, reclamation, clock);
         this.website = new WebsiteOperations(configurations, guard, objects);
+        this.writes = node.maintenance().writesInFlight();
     }
 
     /**
@@ -59,7 +62,9 @@ public final class S3Service {
      * must be allowed to PutObject (an unsigned form is an anonymous caller).
      */
     public S3Response postObject(S3Request request, PostForm form) {
-        return postObjects.upload(request, form);
+        try (WritesInFlight.Write inFlight = writes.begin()) {
+            return postObjects.upload(request, form);
+        }
     }
 
     /** The lifecycle worker, run periodically by the application and on demand by administrators. */
@@ -75,6 +80,38 @@ public final class S3Service {
      */
     public S3Response execute(S3Operation operation, S3Request request, Payload payload, Caller caller) {
         guard.authorize(operation, request, caller);
+        // Before anything is read or stored: nothing the request asks for may be silently left undone.
+        ServerSideEncryption.refuse(request.headers());
+        if (storesAnObject(operation)) {
+            StorageClasses.requireStored(request.headers());
+        }
+        if (operation instanceof S3Operation.GetObject || operation instanceof S3Operation.HeadObject) {
+            ResponseOverrides.refuseAnonymous(request, caller);
+        }
+        if (writesBlocks(operation)) {
+            // From before its first block until after its commit, so that no scrub takes its blocks for orphans.
+            try (WritesInFlight.Write inFlight = writes.begin()) {
+                return run(operation, request, payload, caller);
+            }
+        }
+        return run(operation, request, payload, caller);
+    }
+
+    /** The operations that take {@code x-amz-storage-class}; others ignore it, as S3 does. */
+    private static boolean storesAnObject(S3Operation operation) {
+        return operation instanceof S3Operation.PutObject
+                || operation instanceof S3Operation.CopyObject
+                || operation instanceof S3Operation.CreateMultipartUpload;
+    }
+
+    private static boolean writesBlocks(S3Operation operation) {
+        return operation instanceof S3Operation.PutObject
+                || operation instanceof S3Operation.CopyObject
+                || operation instanceof S3Operation.UploadPart
+                || operation instanceof S3Operation.UploadPartCopy;
+    }
+
+    private S3Response run(S3Operation operation, S3Request request, Payload payload, Caller caller) {
         return switch (operation) {
             case S3Operation.ListBuckets ignored -> buckets.listBuckets(caller);
             case S3Operation.CreateBucket ignored -> buckets.create(request, payload, caller);

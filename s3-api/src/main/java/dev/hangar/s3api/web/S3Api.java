@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +30,11 @@ import org.springframework.web.reactive.function.server.RequestPredicates;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.WebExceptionHandler;
 import org.springframework.web.server.WebFilter;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
+import reactor.netty.http.server.HttpServer;
 
 /**
  * The module's entry point: the S3 protocol over a {@link ClusterNode}, as one catch-all WebFlux
@@ -120,6 +124,26 @@ public final class S3Api implements AutoCloseable {
     /** Answers {@code 503 SlowDown} beyond the S3 listener's concurrency limit; register it with the routes. */
     public WebFilter concurrencyFilter() {
         return concurrencyFilter;
+    }
+
+    /**
+     * Answers an exception that escaped the S3 handler with S3's XML InternalError rather than Spring Boot's
+     * JSON body; register it with the routes (see {@link S3ExceptionHandler}).
+     */
+    public WebExceptionHandler exceptionHandler() {
+        return new S3ExceptionHandler(service);
+    }
+
+    /**
+     * Configures the S3 listener's Reactor Netty server so that requests Netty or Spring could not take apart
+     * are answered with S3's errors rather than an empty 400, and raw UTF-8 in a target is read as UTF-8 (see
+     * {@link RequestTargets}).
+     *
+     * @param api the S3 API, asked for only when such a request comes: the server is configured before the
+     *     application's other parts exist
+     */
+    public static UnaryOperator<HttpServer> requestTargetCheck(Supplier<S3Api> api) {
+        return RequestTargets.installer(() -> api.get().service);
     }
 
     @Override

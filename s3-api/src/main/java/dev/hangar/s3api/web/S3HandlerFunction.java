@@ -76,6 +76,7 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
     @Override
     public Mono<ServerResponse> handle(ServerRequest serverRequest) {
         ServerWebExchange exchange = serverRequest.exchange();
+        exchange.getAttributes().put(S3ExceptionHandler.S3_REQUEST_ATTRIBUTE, Boolean.TRUE);
         ServerHttpRequest http = exchange.getRequest();
         String requestId = Exchanges.requestId();
         String method = http.getMethod().name();

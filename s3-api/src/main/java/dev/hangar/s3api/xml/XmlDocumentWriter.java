@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One XML document being written into memory: a thin layer over the JDK's {@link XMLStreamWriter}
- * that knows S3's conventions (timestamps, booleans, optional elements) and refuses text that XML
- * 1.0 cannot carry.
+ * that knows S3's conventions (timestamps, booleans, optional elements) and writes what XML 1.0
+ * cannot carry as S3 does (see {@link #writeText}).
  */
 final class XmlDocumentWriter {
     static final String S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
@@ -95,7 +95,7 @@ final class XmlDocumentWriter {
     XmlDocumentWriter element(String name, String text) {
         try {
             writer.writeStartElement(name);
-            writeText(name, text);
+            writeText(text);
             writer.writeEndElement();
         } catch (XMLStreamException exception) {
             throw writeFailure(exception);
@@ -106,7 +106,7 @@ final class XmlDocumentWriter {
     /** Text directly inside the element last started, the root included. */
     XmlDocumentWriter text(String elementName, String text) {
         try {
-            writeText(elementName, text);
+            writeText(text);
         } catch (XMLStreamException exception) {
             throw writeFailure(exception);
         }
@@ -142,26 +142,36 @@ final class XmlDocumentWriter {
         return output.toByteArray();
     }
 
-    private void writeText(String elementName, String text) throws XMLStreamException {
+    /**
+     * Writes text, escaping markup. Two kinds of character are written as character references instead:
+     *
+     * <ul>
+     *   <li>a carriage return, as {@code &#13;}: a literal one reaches the client as a line feed, because
+     *       XML parsers normalise line ends (XML 1.0, section 2.11), and a reference survives;
+     *   <li>a character outside XML 1.0's Char production (the C0 controls but tab, line feed and carriage
+     *       return, U+FFFE, U+FFFF, a lone surrogate), as {@code &#x1;}: what S3 writes for the keys that
+     *       hold them when a listing is not asked for {@code encoding-type=url}. Such a document is not
+     *       well-formed XML 1.0, and strict parsers refuse it, exactly as they refuse S3's; clients that list
+     *       such keys ask for {@code encoding-type=url} (the AWS CLI and boto3 always do), which leaves none
+     *       in the document. Refusing to answer instead would make every listing of the bucket fail.
+     * </ul>
+     *
+     * The JDK's writer writes an entity reference's name as given, so {@code "#13"} becomes {@code &#13;}.
+     */
+    private void writeText(String text) throws XMLStreamException {
         int segmentStart = 0;
         int index = 0;
         while (index < text.length()) {
             int codePoint = text.codePointAt(index);
-            if (!isXmlCharacter(codePoint)) {
-                throw new IllegalArgumentException(String.format(
-                        "%s holds U+%04X, which an XML 1.0 document cannot carry; such text has to be "
-                                + "refused when it is stored, or listed with encoding-type=url",
-                        elementName, codePoint));
-            }
             int next = index + Character.charCount(codePoint);
-            if (codePoint == '\r') {
+            String reference = codePoint == '\r' ? "#13"
+                    : isXmlCharacter(codePoint) ? null
+                    : "#x" + Integer.toHexString(codePoint);
+            if (reference != null) {
                 if (index > segmentStart) {
                     writer.writeCharacters(text.substring(segmentStart, index));
                 }
-                // A literal carriage return reaches the client as a line feed, because XML parsers
-                // normalise line ends (XML 1.0, section 2.11); a character reference survives. The
-                // JDK's writer writes an entity reference's name as given, so "#13" becomes &#13;.
-                writer.writeEntityRef("#13");
+                writer.writeEntityRef(reference);
                 segmentStart = next;
             }
             index = next;

@@ -168,6 +168,13 @@ class AddressingTest {
         void refusesMalformedPercentEncodingAsAnInvalidUri(String rawQuery) {
             assertS3Error(() -> Addressing.parseQuery(rawQuery), S3Error.INVALID_URI);
         }
+
+        /** Not replaced with U+FFFD, which would list a prefix the client never asked for. */
+        @ParameterizedTest
+        @ValueSource(strings = {"prefix=%C3%28", "prefix=%FF", "prefix=a%C3", "marker=%ED%A0%80", "%C3=1"})
+        void refusesMalformedUtf8AsAnInvalidUri(String rawQuery) {
+            assertS3Error(() -> Addressing.parseQuery(rawQuery), S3Error.INVALID_URI);
+        }
     }
 
     @org.junit.jupiter.api.Test

@@ -219,6 +219,43 @@ class OperationRouterTest {
                 S3Error.METHOD_NOT_ALLOWED);
     }
 
+    /** {@code GET //key} names the empty bucket; {@code /a%00b} one with NUL: no bucket has such a name. */
+    @ParameterizedTest(name = "[{0}]")
+    @ValueSource(strings = {"", "a\u0000b", "a b", "a/b", "caf\u00e9", "a%b"})
+    void refusesABucketNameNoBucketCanHave(String bucket) {
+        assertS3Error(() -> OperationRouter.route(request("GET", bucket, null, "", null)), S3Error.INVALID_BUCKET_NAME);
+        assertS3Error(() -> OperationRouter.route(request("GET", bucket, "k", "", null)), S3Error.INVALID_BUCKET_NAME);
+    }
+
+    /** Names S3 allowed once (upper case, underscores, up to 255 characters) are looked up, not refused. */
+    @ParameterizedTest(name = "[{0}]")
+    @ValueSource(strings = {"My_Bucket", "a", "b.c-d_e"})
+    void routesLegacyBucketNames(String bucket) {
+        assertThat(OperationRouter.route(request("GET", bucket, null, "", null))).isEqualTo(new S3Operation.ListObjects());
+    }
+
+    @Test
+    void routesBucketNamesUpTo255Characters() {
+        assertThat(OperationRouter.route(request("GET", "x".repeat(255), null, "", null)))
+                .isEqualTo(new S3Operation.ListObjects());
+        assertS3Error(() -> OperationRouter.route(request("GET", "x".repeat(256), null, "", null)),
+                S3Error.INVALID_BUCKET_NAME);
+    }
+
+    @Test
+    void refusesAKeyHoldingNul() {
+        assertS3Error(() -> OperationRouter.route(request("GET", "b", "a\u0000b", "", null)), S3Error.INVALID_ARGUMENT);
+        assertS3Error(() -> OperationRouter.route(request("DELETE", "b", "\u0000", "", null)), S3Error.INVALID_ARGUMENT);
+    }
+
+    @ParameterizedTest(name = "?{0}")
+    @ValueSource(strings = {"prefix=%00", "uploads&key-marker=a%00", "uploadId=%00", "versionId=%00",
+            "list-type=2&start-after=%00", "%00", "a%00=1"})
+    void refusesAQueryParameterHoldingNul(String query) {
+        assertS3Error(() -> OperationRouter.route(request("GET", "b", null, query, null)), S3Error.INVALID_ARGUMENT);
+        assertS3Error(() -> OperationRouter.route(request("GET", "b", "k", query, null)), S3Error.INVALID_ARGUMENT);
+    }
+
     private static S3Request request(String method, @Nullable String bucket, @Nullable String key, String rawQuery,
             @Nullable String copySource) {
         Map<String, List<String>> headers = copySource == null ? Map.of() : Map.of(COPY, List.of(copySource));

@@ -44,7 +44,8 @@ class CopySourceTest {
     @ParameterizedTest(name = "[{0}]")
     @NullAndEmptySource
     @ValueSource(strings = {"/", "//", "bucket", "/bucket", "bucket/", "/bucket/", "/key", "//key",
-            "bucket?versionId=x", "bucket/?versionId=x", "bucket/%zz", "bucket/100%", "b%zz/key"})
+            "bucket?versionId=x", "bucket/?versionId=x", "bucket/%zz", "bucket/100%", "b%zz/key",
+            "bucket/a%00b", "a%00b/key", "bucket/%C3%28", "bucket/%FF"})
     void refusesAHeaderWithoutBucketAndKey(String header) {
         assertS3Error(() -> CopySource.parse(header), S3Error.INVALID_ARGUMENT);
     }

@@ -73,7 +73,7 @@ class ListingsTest {
     }
 
     @ParameterizedTest(name = "[{0}]")
-    @ValueSource(strings = {"!!!", "a", "ab+/", "%%%", "a b", "abcde", "", "_w"})
+    @ValueSource(strings = {"!!!", "a", "ab+/", "%%%", "a b", "abcde", "", "_w", "AA", "YQBi"})
     void refusesATokenItDidNotIssue(String token) {
         assertS3Error(() -> Listings.resumeAfter(token), S3Error.INVALID_ARGUMENT);
     }
