@@ -34,6 +34,15 @@ public record HangarProperties(
         @DefaultValue Admin admin,
         @DefaultValue Http http) {
 
+    /** Without the root secret key: records print every component, and configuration ends up in logs. */
+    @Override
+    public String toString() {
+        return "HangarProperties[dataDir=" + dataDir + ", rootAccessKey=" + rootAccessKey + ", rootSecretKey="
+                + (rootSecretKey == null ? "none" : "(hidden)") + ", s3=" + s3 + ", storage=" + storage + ", website="
+                + website + ", lifecycle=" + lifecycle + ", cluster=" + cluster + ", admin=" + admin + ", http=" + http
+                + "]";
+    }
+
     /**
      * What a connection and a listener may hold, on the S3, website and management listeners alike.
      *
@@ -166,7 +175,16 @@ public record HangarProperties(
             @Nullable String prefix,
             @Nullable String accessKey,
             @Nullable String secretKey,
-            @DefaultValue("false") boolean pathStyle) {}
+            @DefaultValue("false") boolean pathStyle) {
+
+        /** Without the secret key: records print every component. */
+        @Override
+        public String toString() {
+            return "RemoteS3[endpoint=" + endpoint + ", region=" + region + ", bucket=" + bucket + ", prefix=" + prefix
+                    + ", accessKey=" + accessKey + ", secretKey=" + (secretKey == null ? "none" : "(hidden)")
+                    + ", pathStyle=" + pathStyle + "]";
+        }
+    }
 
     /** Where blocks are kept. */
     public enum Backend {
