@@ -22,6 +22,13 @@ public interface ClusterNode extends AutoCloseable {
     StorageMaintenance maintenance();
 
     /**
+     * The leases of the reads this node serves: a read that {@linkplain ReaderLeases#begin begins}
+     * before its metadata lookup and holds the blocks it found until its stream closes keeps them
+     * from this node's reclamation, whatever mutation made them unreachable meanwhile.
+     */
+    ReaderLeases leases();
+
+    /**
      * Asks for blocks queued by a metadata mutation to be freed soon; the S3 layer calls this after
      * overwriting or deleting something, so that space comes back without waiting for the next sweep.
      */

@@ -225,6 +225,11 @@ final class ClusteredNode implements ClusterNode {
     }
 
     @Override
+    public ReaderLeases leases() {
+        return reclaimer.leases();
+    }
+
+    @Override
     public void reclaimSoon() {
         reclaimer.reclaimSoon();
     }

@@ -93,8 +93,18 @@ final class SingleNode implements ClusterNode {
     }
 
     @Override
+    public ReaderLeases leases() {
+        return reclaimer.leases();
+    }
+
+    @Override
     public void reclaimSoon() {
         reclaimer.reclaimSoon();
+    }
+
+    /** Runs a reclamation pass now, on the caller's thread; returns how many blocks it freed. For tests. */
+    int reclaimNow() throws InterruptedException {
+        return reclaimer.reclaimNow();
     }
 
     /** Runs the batch-mode sync round now, blocks then metadata; does nothing in other modes. For tests. */

@@ -4,6 +4,7 @@ import dev.hangar.blockstore.BlockId;
 import dev.hangar.blockstore.BlockRef;
 import dev.hangar.blockstore.BlockStore;
 import dev.hangar.blockstore.ChunkedStreams;
+import dev.hangar.cluster.ReaderLeases;
 import dev.hangar.cluster.RoundTrips;
 import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.ObjectContent;
@@ -13,6 +14,7 @@ import dev.hangar.s3api.S3Exception;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 
@@ -20,12 +22,41 @@ import java.util.concurrent.Executor;
 final class ContentStore {
     private final BlockStore blocks;
     private final MetadataStore metadata;
+    private final ReaderLeases leases;
     private final S3Settings settings;
 
-    ContentStore(BlockStore blocks, MetadataStore metadata, S3Settings settings) {
+    ContentStore(BlockStore blocks, MetadataStore metadata, ReaderLeases leases, S3Settings settings) {
         this.blocks = blocks;
         this.metadata = metadata;
+        this.leases = leases;
         this.settings = settings;
+    }
+
+    /**
+     * Starts a read of object content: call it before looking up the version to read, then {@link
+     * #hold} what the lookup found (or close the reading if there is nothing to read).
+     */
+    ReaderLeases.Reading beginRead() {
+        return leases.begin();
+    }
+
+    /**
+     * Leases the blocks of {@code version} that the range touches, ending {@code reading}: they stay
+     * stored until the lease is closed, even if the version is overwritten or deleted meanwhile.
+     */
+    ReaderLeases.Lease hold(ReaderLeases.Reading reading, ObjectVersion version, long offset, long length) {
+        List<BlockId> touched = new ArrayList<>();
+        if (version.content() instanceof ObjectContent.Blocks stored && length > 0) {
+            long start = 0;
+            for (BlockRef block : stored.blocks()) {
+                long end = start + block.size();
+                if (end > offset && start < offset + length) {
+                    touched.add(block.id());
+                }
+                start = end;
+            }
+        }
+        return reading.hold(touched);
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.hangar.s3api.semantics;
 
 import dev.hangar.blockstore.BlockRef;
+import dev.hangar.blockstore.NoSuchBlockException;
+import dev.hangar.cluster.ReaderLeases;
 import dev.hangar.metadata.Checksum;
 import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.MetadataUnavailableException;
@@ -116,6 +118,14 @@ final class MultipartOperations {
     S3Response uploadPartCopy(S3Request request, S3Operation.UploadPartCopy operation) {
         MultipartUpload upload = findUpload(request, operation.uploadId());
         CopySource source = CopySource.parse(request.header("x-amz-copy-source"));
+        // Begun before the source is looked up, so that its blocks stay while they are copied.
+        try (ReaderLeases.Reading reading = content.beginRead()) {
+            return uploadPartCopy(request, operation, upload, source, reading);
+        }
+    }
+
+    private S3Response uploadPartCopy(S3Request request, S3Operation.UploadPartCopy operation, MultipartUpload upload,
+            CopySource source, ReaderLeases.Reading reading) {
         ObjectVersion original = objects.copySource(source);
         Conditions.forCopySource(request, original.etag(), original.lastModified());
         long offset = 0;
@@ -140,8 +150,11 @@ final class MultipartOperations {
         long count = length;
         MessageDigest md5 = Etags.md5();
         List<BlockRef> blocks = Failures.io(() -> {
-            try (InputStream in = new DigestInputStream(content.open(original, from, count), md5)) {
+            try (ReaderLeases.Lease lease = content.hold(reading, original, from, count);
+                    InputStream in = new DigestInputStream(content.open(original, from, count), md5)) {
                 return content.writeBlocks(in);
+            } catch (NoSuchBlockException missing) {
+                throw objects.copySourceGone(source, original, missing);
             }
         });
         Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), totalSize(blocks),

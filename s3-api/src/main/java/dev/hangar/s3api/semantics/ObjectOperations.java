@@ -1,6 +1,8 @@
 package dev.hangar.s3api.semantics;
 
 import dev.hangar.blockstore.BlockRef;
+import dev.hangar.blockstore.NoSuchBlockException;
+import dev.hangar.cluster.ReaderLeases;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.Checksum;
 import dev.hangar.metadata.MetadataStore;
@@ -121,6 +123,13 @@ final class ObjectOperations {
     }
 
     S3Response get(S3Request request, boolean headOnly) {
+        // Begun before the lookup, so that the blocks it finds cannot be freed before they are held.
+        try (ReaderLeases.Reading reading = content.beginRead()) {
+            return get(request, headOnly, reading);
+        }
+    }
+
+    private S3Response get(S3Request request, boolean headOnly, ReaderLeases.Reading reading) {
         String bucket = request.requireBucket();
         String key = request.requireKey();
         ObjectVersion version;
@@ -161,12 +170,9 @@ final class ObjectOperations {
         if (headOnly) {
             return S3Response.empty(status, headers);
         }
-        S3Response.Writer writer = out -> {
-            try (InputStream in = content.open(version, offset, length)) {
-                in.transferTo(out);
-            }
-        };
-        return new S3Response(status, headers, new S3Response.Body.Stream(length, writer));
+        ReaderLeases.Lease lease = content.hold(reading, version, offset, length);
+        return new S3Response(status, headers,
+                new S3Response.Body.Stream(length, new LeasedBody(content, version, offset, length, lease)));
     }
 
     /**
@@ -265,6 +271,14 @@ final class ObjectOperations {
         String key = request.requireKey();
         ObjectKeys.validate(key);
         CopySource source = CopySource.parse(request.header("x-amz-copy-source"));
+        // Begun before the source is looked up, so that its blocks stay while they are copied.
+        try (ReaderLeases.Reading reading = content.beginRead()) {
+            return copy(request, bucket, key, source, reading);
+        }
+    }
+
+    private S3Response copy(S3Request request, String bucket, String key, CopySource source,
+            ReaderLeases.Reading reading) {
         ObjectVersion original = copySource(source);
         Conditions.forCopySource(request, original.etag(), original.lastModified());
         String directive = Optional.ofNullable(request.header("x-amz-metadata-directive")).orElse("COPY");
@@ -289,8 +303,11 @@ final class ObjectOperations {
                 : requested;
         MessageDigest md5 = Etags.md5();
         ObjectContent stored = Failures.io(() -> {
-            try (InputStream in = new DigestInputStream(content.open(original, 0, original.size()), md5)) {
+            try (ReaderLeases.Lease lease = content.hold(reading, original, 0, original.size());
+                    InputStream in = new DigestInputStream(content.open(original, 0, original.size()), md5)) {
                 return content.write(in, original.size());
+            } catch (NoSuchBlockException missing) {
+                throw copySourceGone(source, original, missing);
             }
         });
         Checksum checksum = original.checksum();
@@ -322,6 +339,26 @@ final class ObjectOperations {
                     "The source of a copy request may not specifically refer to a delete marker by version id.");
             case Lookup.Marker marker -> throw new S3Exception(S3Error.NO_SUCH_KEY);
         };
+    }
+
+    /**
+     * The error for a copy whose source blocks were missing while it read them. Reads lease the
+     * blocks they copy, so on one node this means the source version went away through another node
+     * of a cluster (whose reclamation knows nothing of this node's leases), or damage. The copy
+     * commits nothing either way: a source no longer stored answers as if the copy came after its
+     * removal; a source replaced by another version asks the client to retry (503, which SDKs retry);
+     * a source still stored as it was is damaged, and that is an internal error.
+     */
+    S3Exception copySourceGone(CopySource source, ObjectVersion original, NoSuchBlockException missing) {
+        Optional<ObjectVersion> now = metadata.getVersion(original.bucket(), original.key(), original.versionId());
+        if (now.isEmpty() || now.get().isDeleteMarker()) {
+            return new S3Exception(source.versionId() == null ? S3Error.NO_SUCH_KEY : S3Error.NO_SUCH_VERSION);
+        }
+        if (!now.get().content().equals(original.content())) {
+            return new S3Exception(S3Error.SERVICE_UNAVAILABLE,
+                    "The copy source was replaced while it was being copied; retry the request.");
+        }
+        return new S3Exception(S3Error.INTERNAL_ERROR, "The copy source is damaged: " + missing.getMessage());
     }
 
     /** The current version of a key, which must not be a delete marker. */

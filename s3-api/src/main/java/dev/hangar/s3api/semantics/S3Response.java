@@ -45,9 +45,22 @@ public record S3Response(int status, Map<String, String> headers, Body body) {
         record Stream(long length, Writer writer) implements Body {}
     }
 
-    /** Writes a streamed body. */
+    /**
+     * Writes a streamed body. Exactly one of {@link #writeTo} and {@link #abandon} is called for a
+     * response that is rendered; a body may hold resources (the leases of the blocks it reads) until then.
+     */
     @FunctionalInterface
     public interface Writer {
         void writeTo(OutputStream out) throws IOException;
+
+        /** Called instead of {@link #writeTo} when the body will never be written (the exchange ended first). */
+        default void abandon() {}
+    }
+
+    /** Releases what a streamed body holds, when the response is dropped without being written. */
+    public void abandon() {
+        if (body instanceof Body.Stream stream) {
+            stream.writer().abandon();
+        }
     }
 }

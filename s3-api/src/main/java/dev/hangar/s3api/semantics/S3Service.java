@@ -38,7 +38,7 @@ public final class S3Service {
      */
     public S3Service(ClusterNode node, S3Settings settings, Clock clock,
             java.util.function.Function<String, java.util.Optional<dev.hangar.metadata.AccessKey>> keys) {
-        ContentStore content = new ContentStore(node.blocks(), node.metadata(), settings);
+        ContentStore content = new ContentStore(node.blocks(), node.metadata(), node.leases(), settings);
         Reclamation reclamation = node::reclaimSoon;
         Documents documents = new Documents();
         this.configurations = new BucketConfigurations(node.metadata());

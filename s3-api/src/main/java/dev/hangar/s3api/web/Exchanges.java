@@ -46,7 +46,13 @@ final class Exchanges {
         if (request.header("origin") == null) {
             return response;
         }
-        Map<String, String> cors = service.corsHeaders(request);
+        Map<String, String> cors;
+        try {
+            cors = service.corsHeaders(request);
+        } catch (RuntimeException e) {
+            response.abandon();
+            throw e;
+        }
         if (cors.isEmpty()) {
             return response;
         }

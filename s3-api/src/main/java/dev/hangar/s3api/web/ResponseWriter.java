@@ -6,12 +6,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -62,8 +64,14 @@ final class ResponseWriter {
                 }
                 case S3Response.Body.Stream stream -> {
                     headers.setContentLength(stream.length());
-                    yield http.writeWith(DataBufferUtils.outputStreamPublisher(
+                    // Either the writer runs or, if the exchange ends before it starts, the body is
+                    // abandoned: never both, never neither, so what the body holds is always released.
+                    AtomicBoolean started = new AtomicBoolean();
+                    yield http.writeWith(Flux.from(DataBufferUtils.outputStreamPublisher(
                             out -> {
+                                if (!started.compareAndSet(false, true)) {
+                                    return;
+                                }
                                 // The body reads its blocks on this thread: they count as the request's rounds.
                                 try (RoundTrips.Binding counting = RoundTrips.bind(S3MetricsFilter.tally(exchange))) {
                                     stream.writer().writeTo(SendWindow.gate(http, out, writeTimeout));
@@ -72,7 +80,12 @@ final class ResponseWriter {
                                     throw new UncheckedIOException(e);
                                 }
                             },
-                            http.bufferFactory(), blocking, RESPONSE_BUFFER));
+                            http.bufferFactory(), blocking, RESPONSE_BUFFER))
+                            .doFinally(signal -> {
+                                if (started.compareAndSet(false, true)) {
+                                    stream.writer().abandon();
+                                }
+                            }));
                 }
             };
         });

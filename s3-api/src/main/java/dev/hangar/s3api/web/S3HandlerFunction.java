@@ -104,6 +104,8 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
                     return Mono.just(errorResponse(
                             new S3Exception(S3Error.INTERNAL_ERROR), method, rawPath, host, requestId));
                 })
+                // A response dropped before it is rendered (the exchange was cancelled) releases what its body holds.
+                .doOnDiscard(S3Response.class, S3Response::abandon)
                 .flatMap(response -> writer.render(response, requestId));
     }
 

@@ -73,6 +73,8 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
                     LOG.error("website request {} {} {} failed", requestId, method, http.getURI().getRawPath(), error);
                     return Mono.just(errorPage(new S3Exception(S3Error.INTERNAL_ERROR), method, requestId));
                 })
+                // A response dropped before it is rendered (the exchange was cancelled) releases what its body holds.
+                .doOnDiscard(S3Response.class, S3Response::abandon)
                 .flatMap(response -> writer.render(response, requestId));
     }
 
