@@ -220,6 +220,9 @@ class ReplicatedBlockStoreTest {
         Node a = nodes.get(0);
         byte[] data = bytes(4096);
         BlockRef ref = write(a, BlockId.random(), data);
+        // The write returns at the quorum of 2: with the third copy still on its way, the fallback could
+        // ask a replica that has none yet and take a second round.
+        eventually(() -> nodes.stream().allMatch(node -> holds(node, ref.id())));
         ((InMemoryBlockStore) a.local()).corrupt(ref.id(), 100);
 
         ReplicationStats before = a.store.stats();
@@ -238,6 +241,9 @@ class ReplicatedBlockStoreTest {
 
         byte[] data = bytes(30_000);
         BlockRef ref = write(gateway, BlockId.random(), data);
+        // The closest replica may be the one whose copy is still on its way (quorum 2 of 3): a read
+        // then takes a second round. Wait for all three copies before counting rounds.
+        eventually(() -> storage.stream().allMatch(node -> holds(node, ref.id())));
         assertThat(readAll(gateway.store.read(ref, 0, ref.size()))).isEqualTo(data);
         assertThat(gateway.store.exists(ref.id())).isTrue();
         ReplicationStats stats = gateway.store.stats();
