@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -100,6 +101,12 @@ final class RequestTargets extends ChannelInboundHandlerAdapter {
                         "The request is not well-formed HTTP/1.1: " + decoded.cause().getMessage());
             };
         }
+        if (isChunkedWithoutLength(request)) {
+            // Refused here, at its head, rather than by the operation: the operation refuses it too, but only
+            // after Netty may have met a broken chunk and answered an empty 400 first (a race the S3 handler's
+            // thread can lose). S3 wants the length of every body it takes.
+            return new S3Exception(S3Error.MISSING_CONTENT_LENGTH);
+        }
         String target = percentEncodeRawBytes(request.uri());
         if (!target.equals(request.uri())) {
             request.setUri(target);
@@ -109,6 +116,18 @@ final class RequestTargets extends ChannelInboundHandlerAdapter {
                     + "(a '%' not followed by two hex digits, or a character that must be percent-encoded).");
         }
         return null;
+    }
+
+    /**
+     * A PUT or POST whose body comes in HTTP chunks declaring no length at all: neither Content-Length nor, for an
+     * aws-chunked body, {@code x-amz-decoded-content-length}. No S3 operation takes one.
+     */
+    private static boolean isChunkedWithoutLength(HttpRequest request) {
+        String method = request.method().name();
+        return (method.equals("PUT") || method.equals("POST"))
+                && HttpUtil.isTransferEncodingChunked(request)
+                && !request.headers().contains(HttpHeaderNames.CONTENT_LENGTH)
+                && !request.headers().contains("x-amz-decoded-content-length");
     }
 
     /** The target with every character above 0x7F, which Netty made of one raw byte, percent-encoded. */
