@@ -209,6 +209,10 @@ public interface MetadataStore extends AutoCloseable {
      * and all its parts, and queues the blocks of the replaced {@code "null"} version (if any) and
      * of every part whose blocks {@code version} does not reference. Returns the replaced version.
      *
+     * <p>A store whose parts and completion share one lock (the single node's) also refuses, with {@link
+     * PartsChangedException} and no change, a version referencing blocks that are no longer any part's: a
+     * part uploaded again since its caller read the parts released them.
+     *
      * @throws NoSuchUploadException if the upload no longer exists
      */
     Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version)

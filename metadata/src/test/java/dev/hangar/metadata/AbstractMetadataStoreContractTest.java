@@ -682,6 +682,33 @@ public abstract class AbstractMetadataStoreContractTest {
         assertThat(store.getObject("photos", "big.iso")).contains(version);
     }
 
+    /**
+     * Whether completing an upload refuses blocks no current part holds ({@link PartsChangedException}): a store
+     * whose parts and completion share one lock. The leaderless store's locks are per node, so it cannot.
+     */
+    protected boolean refusesChangedParts() {
+        return true;
+    }
+
+    @Test
+    void completeRefusesBlocksAPartNoLongerHasAndChangesNothing() throws Exception {
+        assumeThat(refusesChangedParts()).as("completion checks the parts under the parts' lock").isTrue();
+        MultipartUpload upload = startUpload("photos", "big.iso", "u1");
+        Part first = part("u1", 1, newBlock());
+        store.putPart(upload, first);
+        ObjectVersion version = withBlocks("photos", "big.iso", first.blocks().getFirst());
+        // Uploaded again after the completion read the parts: the first upload's block is queued.
+        Part again = part("u1", 1, newBlock());
+        store.putPart(upload, again);
+
+        assertThatThrownBy(() -> store.completeUpload(upload, version)).isInstanceOf(PartsChangedException.class);
+
+        assertThat(store.getObject("photos", "big.iso")).isEmpty();
+        assertThat(store.getUpload("photos", "big.iso", "u1")).isPresent();
+        assertThat(store.listParts("u1", 0, 100).parts()).containsExactly(again);
+        assertThat(store.completeUpload(upload, withBlocks("photos", "big.iso", again.blocks().getFirst()))).isEmpty();
+    }
+
     @Test
     void completeReplacesTheCurrentVersionAndQueuesItsBlocks() throws Exception {
         MultipartUpload upload = startUpload("photos", "big.iso", "u1");
@@ -1969,9 +1996,10 @@ public abstract class AbstractMetadataStoreContractTest {
         MultipartUpload completed = upload("plain", "big", "u1");
         store.createUpload(completed);
         store.createUpload(upload("plain", "other", "u2"));
-        store.putPart(completed, part("u1", 1, newBlock()));
+        Part threeBlocks = part("u1", 1, newBlock(), newBlock(), newBlock());
+        store.putPart(completed, threeBlocks);
         assertThat(store.statistics()).isEqualTo(new StoreStatistics(2, 11 + (1L << 20), 2, 3, 2));
-        store.completeUpload(completed, withBlocks("plain", "big", newBlock(), newBlock(), newBlock()));
+        store.completeUpload(completed, withBlocks("plain", "big", threeBlocks.blocks().toArray(BlockRef[]::new)));
         assertThat(store.abortUpload(upload("plain", "other", "u2"))).isTrue();
         assertThat(store.abortUpload(upload("plain", "other", "u2"))).isFalse();
         assertThat(store.statistics()).isEqualTo(new StoreStatistics(3, 11 + (4L << 20), 2, 3, 0));

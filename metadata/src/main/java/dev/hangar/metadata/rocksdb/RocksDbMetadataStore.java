@@ -11,6 +11,7 @@ import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.NoSuchBucketException;
 import dev.hangar.metadata.NoSuchUploadException;
+import dev.hangar.metadata.PartsChangedException;
 import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.ObjectVersion;
@@ -726,6 +727,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
             if (database.get(Family.UPLOADS, uploadKey) == null) {
                 throw new NoSuchUploadException("upload " + upload.uploadId() + " does not exist");
             }
+            requireCurrentParts(upload.uploadId(), version);
             Optional<ObjectVersion> replaced = stageNewest(batch, version, precondition);
             batch.delete(Family.UPLOADS, uploadKey);
             batch.count(Counter.UPLOADS, -1);
@@ -748,6 +750,28 @@ public final class RocksDbMetadataStore implements MetadataStore {
             removeParts(batch, upload.uploadId(), Set.of());
             database.commit(batch);
             return true;
+        }
+    }
+
+    /**
+     * Refuses a completion whose version names a block no current part holds: the part was uploaded again
+     * after the caller read it, and the blocks it had were queued for reclamation. Under the key's lock, which
+     * {@link #putPart} takes too, so no part changes while this looks.
+     */
+    private void requireCurrentParts(String uploadId, ObjectVersion version) {
+        Set<BlockId> current = new HashSet<>();
+        byte[] scope = Keys.partsOf(uploadId);
+        try (Database.Cursor cursor = database.cursorUnder(Family.PARTS, scope)) {
+            for (cursor.seek(scope); cursor.valid(); cursor.next()) {
+                Part part = RecordCodec.decodePart(uploadId, Keys.partNumber(cursor.key()), cursor.value());
+                part.blocks().forEach(block -> current.add(block.id()));
+            }
+        }
+        for (BlockId id : referencedIds(blocksOf(version.content()))) {
+            if (!current.contains(id)) {
+                throw new PartsChangedException("upload " + uploadId + ": block " + id
+                        + " is no longer any part's (a part was uploaded again)");
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import dev.hangar.metadata.MetadataUnavailableException;
 import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.NoSuchBucketException;
 import dev.hangar.metadata.NoSuchUploadException;
+import dev.hangar.metadata.PartsChangedException;
 import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
@@ -221,6 +222,9 @@ final class MultipartOperations {
             throw new S3Exception(S3Error.NO_SUCH_UPLOAD);
         } catch (PreconditionFailedException e) {
             throw WritePreconditions.failure(precondition, metadata.getObject(upload.bucket(), upload.key()));
+        } catch (PartsChangedException e) {
+            // A part named here was uploaded again meanwhile: its entity tag no longer matches.
+            throw new S3Exception(S3Error.INVALID_PART);
         }
         reclamation.soon();
         String location = "http://" + request.host() + "/" + upload.bucket() + "/" + Documents.pathEncode(upload.key());
