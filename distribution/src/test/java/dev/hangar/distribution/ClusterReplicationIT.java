@@ -289,6 +289,9 @@ class ClusterReplicationIT {
                 }
                 for (int i = 0; i < 3; i++) {
                     put(server.s3(), bucket, id + "/large-" + i, content(i, LARGE));
+                    // A PUT returns at the write quorum: until the last copy of each chunk lands, a read could
+                    // ask that replica first and take a second round (it did once, 10 rounds for 9 chunks).
+                    awaitBlocksOnOwners(cluster, bucket);
                     assertReadable(server.s3(), bucket, id + "/large-" + i);
                     server.s3().headObject(h -> h.bucket(bucket).key(id + "/large-0"));
                     server.s3().listObjectsV2(l -> l.bucket(bucket).prefix(id + "/"));
