@@ -1,5 +1,6 @@
 package dev.hangar.distribution;
 
+import dev.hangar.metadata.command.AccessKeyChange;
 import dev.hangar.metadata.AccessKey;
 import dev.hangar.metadata.BucketPermission;
 import dev.hangar.metadata.MetadataStore;
@@ -154,10 +155,14 @@ public class AccessKeysEndpoint {
             return badRequest("the root key may do everything in every bucket; it has no bucket permissions");
         }
         BucketPermission permission = permission(read, write, owner);
-        return metadata.updateAccessKey(id, key -> {
-                    AccessKey changed = bucket == null ? key : key.withBucketPermission(bucket, permission);
-                    return createBuckets == null ? changed : changed.withCreateBuckets(createBuckets);
-                })
+        List<AccessKeyChange> changes = new java.util.ArrayList<>();
+        if (bucket != null) {
+            changes.add(new AccessKeyChange.SetBucketPermission(bucket, permission));
+        }
+        if (createBuckets != null) {
+            changes.add(new AccessKeyChange.SetCreateBuckets(createBuckets));
+        }
+        return metadata.changeAccessKey(id, new AccessKeyChange.All(changes))
                 .<WebEndpointResponse<Object>>map(key -> new WebEndpointResponse<>(describe(key)))
                 .orElseGet(() -> notFound(id));
     }

@@ -1,5 +1,7 @@
 package dev.hangar.distribution;
 
+import dev.hangar.metadata.command.AccessKeyChange;
+import dev.hangar.metadata.state.CommandRefusedException;
 import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.metadata.AccessKey;
 import java.io.IOException;
@@ -99,8 +101,14 @@ final class SecretSeal {
         int sealed = 0;
         for (AccessKey stored : metadata.listAccessKeys()) {
             if (!isSealed(stored.secretKey())) {
-                metadata.updateAccessKey(stored.accessKeyId(), this::sealed);
-                sealed++;
+                // Only if the secret is still the plain one read: a key rotated meanwhile keeps its new secret.
+                try {
+                    metadata.changeAccessKey(stored.accessKeyId(), new AccessKeyChange.ReplaceSecret(
+                            stored.secretKey(), sealed(stored).secretKey()));
+                    sealed++;
+                } catch (CommandRefusedException replacedMeanwhile) {
+                    LOG.debug("access key {} changed while being sealed", stored.accessKeyId());
+                }
             }
         }
         if (sealed > 0) {

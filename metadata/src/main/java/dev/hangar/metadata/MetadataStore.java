@@ -2,11 +2,17 @@ package dev.hangar.metadata;
 
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.blockstore.BlockRef;
+import dev.hangar.metadata.command.AccessKeyChange;
+import dev.hangar.metadata.command.LockCheck;
+import dev.hangar.metadata.command.MetadataCommand;
+import dev.hangar.metadata.command.VersionChange;
+import dev.hangar.metadata.command.VersionMatch;
+import dev.hangar.metadata.state.CommandRefusedException;
+import dev.hangar.metadata.state.Outcome;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,12 +53,24 @@ import org.jspecify.annotations.Nullable;
  */
 public interface MetadataStore extends AutoCloseable {
 
+    /**
+     * Applies one mutation atomically and returns its outcome: the one way this store changes. The
+     * mutation methods below are shorthands that build a command and turn a refusal into the
+     * exception they declare.
+     *
+     * @throws MetadataUnavailableException if a replicated store cannot reach enough replicas; the
+     *     command may or may not take effect later
+     */
+    <R> Outcome<R> apply(MetadataCommand<R> command);
+
     // Buckets
 
     Optional<BucketRecord> getBucket(String name);
 
     /** Creates the bucket; returns false, changing nothing, if a bucket of that name exists. */
-    boolean createBucket(BucketRecord bucket);
+    default boolean createBucket(BucketRecord bucket) {
+        return apply(new MetadataCommand.CreateBucket(bucket)).value();
+    }
 
     /**
      * Deletes an empty bucket, and its configurations with it.
@@ -61,7 +79,13 @@ public interface MetadataStore extends AutoCloseable {
      *     noncurrent version counts, as in S3) or multipart upload
      * @return false if there was no such bucket
      */
-    boolean deleteBucket(String name) throws BucketNotEmptyException;
+    default boolean deleteBucket(String name) throws BucketNotEmptyException {
+        try {
+            return apply(new MetadataCommand.DeleteBucket(name)).value();
+        } catch (CommandRefusedException e) {
+            throw new BucketNotEmptyException(e.getMessage());
+        }
+    }
 
     /** All buckets by name. */
     List<BucketRecord> listBuckets();
@@ -87,7 +111,13 @@ public interface MetadataStore extends AutoCloseable {
      *
      * @throws NoSuchBucketException if the bucket does not exist
      */
-    Optional<ObjectVersion> putObject(ObjectVersion version) throws NoSuchBucketException;
+    default Optional<ObjectVersion> putObject(ObjectVersion version) throws NoSuchBucketException {
+        try {
+            return putObject(version, new Precondition.None());
+        } catch (PreconditionFailedException impossible) {
+            throw new IllegalStateException("no precondition, yet it failed", impossible);
+        }
+    }
 
     /**
      * {@link #putObject(ObjectVersion)} if the current version of the key meets {@code
@@ -98,8 +128,21 @@ public interface MetadataStore extends AutoCloseable {
      *     the blocks of {@code version} are not queued: the caller knows whether they are new (then
      *     it queues them with {@link #queueGarbage}) or belong to a stored version
      */
-    Optional<ObjectVersion> putObject(ObjectVersion version, Precondition precondition)
-            throws NoSuchBucketException, PreconditionFailedException;
+    default Optional<ObjectVersion> putObject(ObjectVersion version, Precondition precondition)
+            throws NoSuchBucketException, PreconditionFailedException {
+        return putObject(version, precondition, LockCheck.NONE);
+    }
+
+    /**
+     * {@link #putObject(ObjectVersion, Precondition)} that also refuses to replace a {@code "null"}
+     * version that {@code replacing} finds locked.
+     *
+     * @throws ObjectLockedException if Object Lock protects the {@code "null"} version it would replace
+     */
+    default Optional<ObjectVersion> putObject(ObjectVersion version, Precondition precondition, LockCheck replacing)
+            throws NoSuchBucketException, PreconditionFailedException {
+        return Refusals.putting(apply(new MetadataCommand.PutVersion(version, precondition, replacing)));
+    }
 
     /** The version of a key that has this id, delete markers included. */
     Optional<ObjectVersion> getVersion(String bucket, String key, String versionId);
@@ -110,7 +153,9 @@ public interface MetadataStore extends AutoCloseable {
      * version is {@code "null"}, it deletes the object. (A versioned delete puts a delete marker
      * instead, with {@link #putObject(ObjectVersion)}.)
      */
-    Optional<ObjectVersion> deleteObject(String bucket, String key);
+    default Optional<ObjectVersion> deleteObject(String bucket, String key) {
+        return deleteVersion(bucket, key, ObjectVersion.NULL_VERSION);
+    }
 
     /**
      * Removes exactly the version of a key that has this id, delete marker or not, and queues its
@@ -118,21 +163,33 @@ public interface MetadataStore extends AutoCloseable {
      * newest version becomes current: listed again unless it is a delete marker itself. Returns
      * what was removed, empty if the key has no version of that id.
      */
-    Optional<ObjectVersion> deleteVersion(String bucket, String key, String versionId);
+    default Optional<ObjectVersion> deleteVersion(String bucket, String key, String versionId) {
+        return deleteVersion(bucket, key, versionId, LockCheck.NONE, null);
+    }
 
     /**
-     * Atomically replaces the version of a key that has this id with {@code change} applied to it,
-     * for changes of its metadata only: tags, object lock, ACL, owner, stored headers. Where it
-     * stands among the versions does not change; if it is current, listings show the change.
-     * {@code change} runs under the key's lock: keep it short, and free of side effects (it may be
-     * run once even if nothing is stored, e.g. when the store then refuses the result).
+     * {@link #deleteVersion(String, String, String)} if {@code lock} allows it and, when {@code
+     * expected} is given, the version still matches it (else nothing happens and the result is
+     * empty), checked atomically with the removal.
      *
-     * @return the changed version; empty if there is no version of that id (change not called)
-     * @throws IllegalArgumentException if the change alters the bucket, key, version id, content,
-     *     size, ETag, checksum or part sizes; nothing is written
+     * @throws ObjectLockedException if Object Lock protects the version
      */
-    Optional<ObjectVersion> updateVersion(
-            String bucket, String key, String versionId, UnaryOperator<ObjectVersion> change);
+    default Optional<ObjectVersion> deleteVersion(
+            String bucket, String key, String versionId, LockCheck lock, @Nullable VersionMatch expected) {
+        return Refusals.locking(apply(new MetadataCommand.DeleteVersion(bucket, key, versionId, lock, expected)));
+    }
+
+    /**
+     * Atomically changes the metadata of the version of a key that has this id: tags, ACL, legal
+     * hold, retention. Where it stands among the versions does not change; if it is current,
+     * listings show the change.
+     *
+     * @return the changed version; empty if there is no version of that id
+     * @throws ObjectLockedException if the version's retention forbids a retention change
+     */
+    default Optional<ObjectVersion> changeVersion(String bucket, String key, String versionId, VersionChange change) {
+        return Refusals.locking(apply(new MetadataCommand.ChangeVersion(bucket, key, versionId, change)));
+    }
 
     /**
      * One page of the current versions of a bucket, in key order (UTF-8 bytes). Keys whose current
@@ -166,7 +223,9 @@ public interface MetadataStore extends AutoCloseable {
 
     // Multipart uploads
 
-    void createUpload(MultipartUpload upload) throws NoSuchBucketException;
+    default void createUpload(MultipartUpload upload) throws NoSuchBucketException {
+        Refusals.creatingUpload(apply(new MetadataCommand.CreateUpload(upload)));
+    }
 
     Optional<MultipartUpload> getUpload(String bucket, String key, String uploadId);
 
@@ -176,7 +235,9 @@ public interface MetadataStore extends AutoCloseable {
      * @throws NoSuchUploadException if the upload is gone (completed or aborted meanwhile); the
      *     part's own blocks are then queued
      */
-    void putPart(MultipartUpload upload, Part part) throws NoSuchUploadException;
+    default void putPart(MultipartUpload upload, Part part) throws NoSuchUploadException {
+        Refusals.puttingPart(apply(new MetadataCommand.PutPart(upload, part)));
+    }
 
     Optional<Part> getPart(String uploadId, int partNumber);
 
@@ -215,8 +276,14 @@ public interface MetadataStore extends AutoCloseable {
      *
      * @throws NoSuchUploadException if the upload no longer exists
      */
-    Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version)
-            throws NoSuchUploadException;
+    default Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version)
+            throws NoSuchUploadException {
+        try {
+            return completeUpload(upload, version, new Precondition.None());
+        } catch (PreconditionFailedException impossible) {
+            throw new IllegalStateException("no precondition, yet it failed", impossible);
+        }
+    }
 
     /**
      * {@link #completeUpload(MultipartUpload, ObjectVersion)} if the current version of the key
@@ -226,11 +293,15 @@ public interface MetadataStore extends AutoCloseable {
      * @throws PreconditionFailedException if the precondition is not met; nothing changes, the
      *     upload and its parts stay
      */
-    Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version, Precondition precondition)
-            throws NoSuchUploadException, PreconditionFailedException;
+    default Optional<ObjectVersion> completeUpload(MultipartUpload upload, ObjectVersion version,
+            Precondition precondition) throws NoSuchUploadException, PreconditionFailedException {
+        return Refusals.completing(apply(new MetadataCommand.CompleteUpload(upload, version, precondition)));
+    }
 
     /** Removes the upload and its parts and queues their blocks; false if it did not exist. */
-    boolean abortUpload(MultipartUpload upload);
+    default boolean abortUpload(MultipartUpload upload) {
+        return apply(new MetadataCommand.AbortUpload(upload)).value();
+    }
 
     // Block reclamation queue
 
@@ -295,31 +366,42 @@ public interface MetadataStore extends AutoCloseable {
      *
      * @throws NoSuchBucketException if the bucket does not exist
      */
-    void putBucketConfig(String bucket, String kind, byte[] document) throws NoSuchBucketException;
+    default void putBucketConfig(String bucket, String kind, byte[] document) throws NoSuchBucketException {
+        Refusals.configuring(apply(new MetadataCommand.PutBucketConfig(bucket, kind, document)));
+    }
 
     /** Removes the configuration document of one kind; false if there was none. */
-    boolean deleteBucketConfig(String bucket, String kind);
+    default boolean deleteBucketConfig(String bucket, String kind) {
+        return apply(new MetadataCommand.DeleteBucketConfig(bucket, kind)).value();
+    }
 
     // Access keys
 
     Optional<AccessKey> getAccessKey(String accessKeyId);
 
     /** Stores the key, replacing any key of the same id. */
-    void putAccessKey(AccessKey key);
+    default void putAccessKey(AccessKey key) {
+        apply(new MetadataCommand.PutAccessKey(key)).value();
+    }
 
     /** All keys by id. */
     List<AccessKey> listAccessKeys();
 
     /** Removes the key; false if there was none. */
-    boolean deleteAccessKey(String accessKeyId);
+    default boolean deleteAccessKey(String accessKeyId) {
+        return apply(new MetadataCommand.DeleteAccessKey(accessKeyId)).value();
+    }
 
     /**
-     * Atomically replaces the key with {@code change} applied to it (say to grant a bucket or
-     * rotate the secret); empty, change not called, if there is no such key.
+     * Atomically changes the key (say to grant a bucket or replace its secret); empty if there is
+     * no such key.
      *
-     * @throws IllegalArgumentException if the change alters the access key id; nothing is written
+     * @throws CommandRefusedException with {@code CONFLICT} if the change's condition does not hold
+     *     (a secret replaced meanwhile); nothing is written
      */
-    Optional<AccessKey> updateAccessKey(String accessKeyId, UnaryOperator<AccessKey> change);
+    default Optional<AccessKey> changeAccessKey(String accessKeyId, AccessKeyChange change) {
+        return apply(new MetadataCommand.ChangeAccessKey(accessKeyId, change)).value();
+    }
 
     // Durability
 

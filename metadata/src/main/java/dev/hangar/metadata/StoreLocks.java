@@ -1,5 +1,6 @@
 package dev.hangar.metadata;
 
+import dev.hangar.metadata.command.MetadataCommand;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -98,6 +99,29 @@ public final class StoreLocks {
         return () -> {
             accessKeyLock.unlock();
             open.close();
+        };
+    }
+
+    /**
+     * The locks a command's read-modify-write needs: the bucket's write side to create or delete a
+     * bucket, the key's for versions and uploads, the kind's for configurations, the access keys'.
+     */
+    public Held forCommand(MetadataCommand<?> command) {
+        return switch (command) {
+            case MetadataCommand.CreateBucket create -> bucket(create.bucket());
+            case MetadataCommand.DeleteBucket delete -> bucket(delete.bucket());
+            case MetadataCommand.PutBucketConfig put -> key(put.bucket(), put.kind());
+            case MetadataCommand.DeleteBucketConfig delete -> key(delete.bucket(), delete.kind());
+            case MetadataCommand.PutVersion put -> key(put.bucket(), put.version().key());
+            case MetadataCommand.DeleteVersion delete -> key(delete.bucket(), delete.key());
+            case MetadataCommand.ChangeVersion change -> key(change.bucket(), change.key());
+            case MetadataCommand.CreateUpload create -> key(create.bucket(), create.upload().key());
+            case MetadataCommand.PutPart put -> key(put.bucket(), put.upload().key());
+            case MetadataCommand.CompleteUpload complete -> key(complete.bucket(), complete.upload().key());
+            case MetadataCommand.AbortUpload abort -> key(abort.bucket(), abort.upload().key());
+            case MetadataCommand.PutAccessKey put -> accessKeys();
+            case MetadataCommand.DeleteAccessKey delete -> accessKeys();
+            case MetadataCommand.ChangeAccessKey change -> accessKeys();
         };
     }
 

@@ -7,6 +7,11 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.blockstore.BlockRef;
+import dev.hangar.metadata.command.AccessKeyChange;
+import dev.hangar.metadata.command.LockCheck;
+import dev.hangar.metadata.command.VersionChange;
+import dev.hangar.metadata.command.VersionMatch;
+import dev.hangar.metadata.state.CommandRefusedException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +26,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -1621,7 +1625,7 @@ public abstract class AbstractMetadataStoreContractTest {
         store.putObject(version);
 
         Optional<ObjectVersion> updated =
-                store.updateVersion("photos", "cat.jpg", "v1", current -> current.withTags(Map.of("colour", "black")));
+                store.changeVersion("photos", "cat.jpg", "v1", new VersionChange.SetTags(Map.of("colour", "black")));
 
         ObjectVersion expected = version.withTags(Map.of("colour", "black"));
         assertThat(updated).contains(expected);
@@ -1640,7 +1644,10 @@ public abstract class AbstractMetadataStoreContractTest {
         store.putObject(current);
         ObjectLock lock = new ObjectLock(RetentionMode.GOVERNANCE, NOW.plusSeconds(86_400), true);
 
-        store.updateVersion("photos", "cat.jpg", "v1", version -> version.withLock(lock).withCannedAcl("public-read"));
+        store.changeVersion("photos", "cat.jpg", "v1",
+                new VersionChange.SetRetention(RetentionMode.GOVERNANCE, NOW.plusSeconds(86_400), NOW, false));
+        store.changeVersion("photos", "cat.jpg", "v1", new VersionChange.SetLegalHold(true));
+        store.changeVersion("photos", "cat.jpg", "v1", new VersionChange.SetCannedAcl("public-read"));
 
         assertThat(store.getObject("photos", "cat.jpg")).contains(current);
         assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(current);
@@ -1655,74 +1662,173 @@ public abstract class AbstractMetadataStoreContractTest {
         store.createBucket(bucket("photos"));
         store.putObject(marker("photos", "gone", "m1"));
 
-        store.updateVersion("photos", "gone", "m1", marker -> marker.withOwnerKeyId("GK1"));
+        store.changeVersion("photos", "gone", "m1", new VersionChange.SetTags(Map.of("t", "1")));
 
-        assertThat(store.getObject("photos", "gone")).contains(marker("photos", "gone", "m1").withOwnerKeyId("GK1"));
+        assertThat(store.getObject("photos", "gone")).contains(marker("photos", "gone", "m1").withTags(Map.of("t", "1")));
         assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).isEmpty();
     }
 
     @Test
-    void updatesThatChangeContentOrIdentityAreRefused() throws Exception {
+    void anActiveComplianceRetentionCanBeNeitherShortenedNorRemoved() throws Exception {
         store.createBucket(bucket("photos"));
         ObjectVersion version = version("photos", "cat.jpg", "v1", newBlock());
         store.putObject(version);
-        List<UnaryOperator<ObjectVersion>> refused = List.of(
-                current -> withBlocks("photos", "cat.jpg", newBlock()).withVersionId("v1"),
-                current -> current.withVersionId("v2"),
-                current -> new ObjectVersion(
-                        current.bucket(), current.key(), current.versionId(), current.lastModified(), current.size() + 1,
-                        current.etag(), current.content(), current.headers(), current.userMetadata(),
-                        current.checksum(), current.partSizes()),
-                current -> new ObjectVersion(
-                        current.bucket(), current.key(), current.versionId(), current.lastModified(), current.size(),
-                        "\"other\"", current.content(), current.headers(), current.userMetadata(),
-                        current.checksum(), current.partSizes()),
-                current -> marker("photos", "cat.jpg", "v1"),
-                current -> version("photos", "dog.jpg", "v1", newBlock()));
+        Instant until = NOW.plusSeconds(86_400);
+        store.changeVersion("photos", "cat.jpg", "v1",
+                new VersionChange.SetRetention(RetentionMode.COMPLIANCE, until, NOW, false));
 
-        for (UnaryOperator<ObjectVersion> change : refused) {
-            assertThatThrownBy(() -> store.updateVersion("photos", "cat.jpg", "v1", change))
-                    .isInstanceOf(IllegalArgumentException.class);
+        for (VersionChange refused : List.<VersionChange>of(
+                new VersionChange.SetRetention(RetentionMode.COMPLIANCE, until.minusSeconds(1), NOW, true),
+                new VersionChange.SetRetention(null, null, NOW, true),
+                new VersionChange.SetRetention(RetentionMode.GOVERNANCE, until, NOW, true))) {
+            assertThatThrownBy(() -> store.changeVersion("photos", "cat.jpg", "v1", refused))
+                    .isInstanceOf(ObjectLockedException.class);
         }
+        ObjectLock kept = new ObjectLock(RetentionMode.COMPLIANCE, until, false);
+        assertThat(store.getVersion("photos", "cat.jpg", "v1")).contains(version.withLock(kept));
 
-        assertThat(store.getObject("photos", "cat.jpg")).contains(version);
-        assertThat(store.getVersion("photos", "cat.jpg", "v2")).isEmpty();
+        // Lengthening is allowed; once the date has passed (judged at the command's instant), anything is.
+        ObjectVersion longer = store.changeVersion("photos", "cat.jpg", "v1",
+                new VersionChange.SetRetention(RetentionMode.COMPLIANCE, until.plusSeconds(1), NOW, false)).orElseThrow();
+        assertThat(longer.lock()).isEqualTo(new ObjectLock(RetentionMode.COMPLIANCE, until.plusSeconds(1), false));
+        assertThat(store.changeVersion("photos", "cat.jpg", "v1",
+                new VersionChange.SetRetention(null, null, until.plusSeconds(2), false)).orElseThrow().lock())
+                .isEqualTo(new ObjectLock(null, null, false));
     }
 
     @Test
-    void updatingAMissingVersionDoesNotCallTheChange() throws Exception {
+    void aLockedVersionIsNotRemovedAndNothingChanges() throws Exception {
         store.createBucket(bucket("photos"));
-        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
-        UnaryOperator<ObjectVersion> mustNotRun = version -> {
-            throw new AssertionError("change called");
-        };
+        ObjectVersion held = version("photos", "cat.jpg", "v1", newBlock())
+                .withLock(new ObjectLock(null, null, true));
+        ObjectVersion governed = version("photos", "cat.jpg", "v2", newBlock())
+                .withLock(new ObjectLock(RetentionMode.GOVERNANCE, NOW.plusSeconds(60), false));
+        store.putObject(held);
+        store.putObject(governed);
 
-        assertThat(store.updateVersion("photos", "cat.jpg", "v2", mustNotRun)).isEmpty();
-        assertThat(store.updateVersion("photos", "dog.jpg", "v1", mustNotRun)).isEmpty();
-        assertThat(store.updateVersion("nowhere", "cat.jpg", "v1", mustNotRun)).isEmpty();
+        assertThatThrownBy(() -> store.deleteVersion("photos", "cat.jpg", "v1", LockCheck.at(NOW, true), null))
+                .isInstanceOf(ObjectLockedException.class);
+        assertThatThrownBy(() -> store.deleteVersion("photos", "cat.jpg", "v2", LockCheck.at(NOW, false), null))
+                .isInstanceOf(ObjectLockedException.class);
+        assertThat(store.getVersion("photos", "cat.jpg", "v1")).contains(held);
+        assertThat(store.getObject("photos", "cat.jpg")).contains(governed);
+        assertThat(store.pendingGarbage(100)).isEmpty();
+
+        // A bypass removes a GOVERNANCE retention's version; a retention that has run out protects nothing.
+        assertThat(store.deleteVersion("photos", "cat.jpg", "v2", LockCheck.at(NOW, true), null)).contains(governed);
+        store.putObject(governed);
+        assertThat(store.deleteVersion("photos", "cat.jpg", "v2", LockCheck.at(NOW.plusSeconds(61), false), null))
+                .contains(governed);
+        // Without a check (a bucket without Object Lock), the lock is not consulted.
+        assertThat(store.deleteVersion("photos", "cat.jpg", "v1")).contains(held);
     }
 
     @Test
-    void concurrentUpdatesOfOneVersionAreNotLost() throws Exception {
+    void aNullVersionThatIsLockedIsNotReplaced() throws Exception {
         store.createBucket(bucket("photos"));
-        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
-        int threads = 8;
-        try (ExecutorService executor = Executors.newFixedThreadPool(threads)) {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int thread = 0; thread < threads; thread++) {
-                String tag = "t" + thread;
-                futures.add(executor.submit(() -> store.updateVersion("photos", "cat.jpg", "v1", current -> {
-                    Map<String, String> tags = new java.util.HashMap<>(current.tags());
-                    tags.put(tag, "x");
-                    return current.withTags(tags);
-                })));
-            }
-            for (Future<?> future : futures) {
-                future.get();
+        ObjectVersion held = inline("photos", "k", "held").withLock(new ObjectLock(null, null, true));
+        store.putObject(held);
+
+        assertThatThrownBy(() -> store.putObject(inline("photos", "k", "new"), new Precondition.None(),
+                        LockCheck.at(NOW, false)))
+                .isInstanceOf(ObjectLockedException.class);
+        assertThatThrownBy(() -> store.putObject(marker("photos", "k", ObjectVersion.NULL_VERSION),
+                        new Precondition.None(), LockCheck.at(NOW, true)))
+                .isInstanceOf(ObjectLockedException.class);
+        assertThat(store.getObject("photos", "k")).contains(held);
+    }
+
+    @Test
+    void aRemovalOfAVersionThatChangedSinceItWasJudgedDoesNothing() throws Exception {
+        store.createBucket(bucket("photos"));
+        ObjectVersion judged = inline("photos", "k", "judged");
+        store.putObject(judged);
+        ObjectVersion rewritten = inline("photos", "k", "rewritten");
+        store.putObject(rewritten);
+
+        assertThat(store.deleteVersion("photos", "k", ObjectVersion.NULL_VERSION, LockCheck.NONE,
+                VersionMatch.of(judged))).isEmpty();
+        assertThat(store.getObject("photos", "k")).contains(rewritten);
+        assertThat(store.deleteVersion("photos", "k", ObjectVersion.NULL_VERSION, LockCheck.NONE,
+                VersionMatch.of(rewritten))).contains(rewritten);
+    }
+
+    @Test
+    void aLegalHoldSetWhileADeleteIsInFlightIsNeverLost() throws Exception {
+        store.createBucket(bucket("photos"));
+        for (int round = 0; round < 200; round++) {
+            String versionId = "v" + round;
+            ObjectVersion version = inline("photos", "k", "round " + round).withVersionId(versionId);
+            store.putObject(version);
+            CountDownLatch start = new CountDownLatch(1);
+            try (ExecutorService executor = Executors.newFixedThreadPool(2)) {
+                Future<Optional<ObjectVersion>> hold = executor.submit(() -> {
+                    start.await();
+                    return store.changeVersion("photos", "k", versionId, new VersionChange.SetLegalHold(true));
+                });
+                Future<Optional<ObjectVersion>> delete = executor.submit(() -> {
+                    start.await();
+                    try {
+                        return store.deleteVersion("photos", "k", versionId, LockCheck.at(NOW, true), null);
+                    } catch (ObjectLockedException refused) {
+                        return Optional.<ObjectVersion>empty();
+                    }
+                });
+                start.countDown();
+                boolean held = hold.get().isPresent();
+                boolean deleted = delete.get().isPresent();
+                // Exactly one wins: a hold that was set is on a version still there.
+                assertThat(held).as("round %d: hold set %s, version deleted %s", round, held, deleted)
+                        .isNotEqualTo(deleted);
+                assertThat(store.getVersion("photos", "k", versionId).isPresent()).isEqualTo(held);
             }
         }
+    }
 
-        assertThat(store.getObject("photos", "cat.jpg").orElseThrow().tags()).hasSize(threads);
+    @Test
+    void aSecretIsReplacedOnlyIfItIsStillTheOneExpected() {
+        store.putAccessKey(new AccessKey("GK1", "plain", NOW));
+
+        assertThatThrownBy(() -> store.changeAccessKey("GK1", new AccessKeyChange.ReplaceSecret("other", "sealed")))
+                .isInstanceOf(CommandRefusedException.class);
+        assertThat(store.getAccessKey("GK1").orElseThrow().secretKey()).isEqualTo("plain");
+        assertThat(store.changeAccessKey("GK1", new AccessKeyChange.ReplaceSecret("plain", "sealed")).orElseThrow()
+                .secretKey()).isEqualTo("sealed");
+    }
+
+    @Test
+    void changingAMissingVersionChangesNothing() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
+        VersionChange change = new VersionChange.SetTags(Map.of("t", "1"));
+
+        assertThat(store.changeVersion("photos", "cat.jpg", "v2", change)).isEmpty();
+        assertThat(store.changeVersion("photos", "dog.jpg", "v1", change)).isEmpty();
+        assertThat(store.changeVersion("nowhere", "cat.jpg", "v1", change)).isEmpty();
+    }
+
+    @Test
+    void concurrentChangesOfDifferentFieldsOfOneVersionAreAllKept() throws Exception {
+        store.createBucket(bucket("photos"));
+        store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
+        List<VersionChange> changes = List.of(new VersionChange.SetTags(Map.of("colour", "black")),
+                new VersionChange.SetLegalHold(true), new VersionChange.SetCannedAcl("public-read"),
+                new VersionChange.SetRetention(RetentionMode.GOVERNANCE, NOW.plusSeconds(60), NOW, false));
+        for (int round = 0; round < 20; round++) {
+            try (ExecutorService executor = Executors.newFixedThreadPool(changes.size())) {
+                List<Future<?>> futures = new ArrayList<>();
+                for (VersionChange change : changes) {
+                    futures.add(executor.submit(() -> store.changeVersion("photos", "cat.jpg", "v1", change)));
+                }
+                for (Future<?> future : futures) {
+                    future.get();
+                }
+            }
+            ObjectVersion changed = store.getObject("photos", "cat.jpg").orElseThrow();
+            assertThat(changed.tags()).containsEntry("colour", "black");
+            assertThat(changed.cannedAcl()).isEqualTo("public-read");
+            assertThat(changed.lock()).isEqualTo(new ObjectLock(RetentionMode.GOVERNANCE, NOW.plusSeconds(60), true));
+        }
     }
 
     // Bucket configurations
@@ -1835,11 +1941,13 @@ public abstract class AbstractMetadataStoreContractTest {
         assertThat(store.getAccessKey("GK1").orElseThrow().createBuckets()).isTrue();
         assertThat(store.getAccessKey("GK2").orElseThrow().createBuckets()).isFalse();
 
-        assertThat(store.updateAccessKey("GK1", key -> key.withCreateBuckets(false)).orElseThrow().createBuckets())
-                .isFalse();
+        assertThat(store.changeAccessKey("GK1", new AccessKeyChange.SetCreateBuckets(false)).orElseThrow()
+                .createBuckets()).isFalse();
         assertThat(store.getAccessKey("GK1").orElseThrow().createBuckets()).isFalse();
-        AccessKey granted = store.updateAccessKey("GK2", key -> key.withCreateBuckets(true)
-                .withBucketPermission("photos", new BucketPermission(true, false, false))).orElseThrow();
+        AccessKey granted = store.changeAccessKey("GK2", new AccessKeyChange.All(List.of(
+                new AccessKeyChange.SetCreateBuckets(true),
+                new AccessKeyChange.SetBucketPermission("photos", new BucketPermission(true, false, false)))))
+                .orElseThrow();
         assertThat(store.getAccessKey("GK2")).contains(granted);
         assertThat(granted.createBuckets()).isTrue();
     }
@@ -1848,32 +1956,25 @@ public abstract class AbstractMetadataStoreContractTest {
     void accessKeysAreUpdated() {
         store.putAccessKey(new AccessKey("GK1", "secret", NOW, false, Map.of()));
 
-        Optional<AccessKey> granted = store.updateAccessKey(
-                "GK1", key -> key.withBucketPermission("photos", new BucketPermission(true, true, false)));
+        Optional<AccessKey> granted = store.changeAccessKey(
+                "GK1", new AccessKeyChange.SetBucketPermission("photos", new BucketPermission(true, true, false)));
         assertThat(granted.orElseThrow().buckets()).containsEntry("photos", new BucketPermission(true, true, false));
         assertThat(store.getAccessKey("GK1")).isEqualTo(granted);
 
-        Optional<AccessKey> revoked = store.updateAccessKey("GK1", key -> key.withBucketPermission("photos", null));
+        Optional<AccessKey> revoked = store.changeAccessKey("GK1", new AccessKeyChange.SetBucketPermission("photos", null));
         assertThat(revoked.orElseThrow().buckets()).isEmpty();
         assertThat(store.getAccessKey("GK1")).isEqualTo(revoked);
 
         AccessKey rotated = new AccessKey("GK1", "rotated", NOW, false, Map.of());
-        assertThat(store.updateAccessKey("GK1", key -> rotated)).contains(rotated);
+        assertThat(store.changeAccessKey("GK1", new AccessKeyChange.ReplaceSecret("secret", "rotated")))
+                .contains(rotated);
         assertThat(store.getAccessKey("GK1")).contains(rotated);
     }
 
     @Test
-    void accessKeyUpdateThatChangesTheIdIsRefused() {
-        AccessKey key = new AccessKey("GK1", "secret", NOW);
-        store.putAccessKey(key);
-
-        assertThatThrownBy(() -> store.updateAccessKey("GK1", current -> new AccessKey("GK2", "secret", NOW)))
-                .isInstanceOf(IllegalArgumentException.class);
-
-        assertThat(store.listAccessKeys()).containsExactly(key);
-        assertThat(store.updateAccessKey("GK9", current -> {
-            throw new AssertionError("change called");
-        })).isEmpty();
+    void changingAMissingAccessKeyChangesNothing() {
+        assertThat(store.changeAccessKey("GK9", new AccessKeyChange.SetCreateBuckets(true))).isEmpty();
+        assertThat(store.listAccessKeys()).isEmpty();
     }
 
     @Test
@@ -1884,8 +1985,8 @@ public abstract class AbstractMetadataStoreContractTest {
             List<Future<?>> futures = new ArrayList<>();
             for (int thread = 0; thread < threads; thread++) {
                 String granted = "bucket-" + thread;
-                futures.add(executor.submit(() -> store.updateAccessKey(
-                        "GK1", key -> key.withBucketPermission(granted, new BucketPermission(true, false, false)))));
+                futures.add(executor.submit(() -> store.changeAccessKey("GK1",
+                        new AccessKeyChange.SetBucketPermission(granted, new BucketPermission(true, false, false)))));
             }
             for (Future<?> future : futures) {
                 future.get();
@@ -1989,7 +2090,7 @@ public abstract class AbstractMetadataStoreContractTest {
         // A refused conditional write and a metadata update change nothing.
         assertThatThrownBy(() -> store.putObject(inline("plain", "a", "x"), new Precondition.IfAbsent()))
                 .isInstanceOf(PreconditionFailedException.class);
-        store.updateVersion("photos", "k", "v1", version -> version.withTags(Map.of("t", "1")));
+        store.changeVersion("photos", "k", "v1", new VersionChange.SetTags(Map.of("t", "1")));
         assertThat(store.statistics()).isEqualTo(new StoreStatistics(2, 11 + (1L << 20), 2, 3, 0));
 
         // Uploads count while in progress; completing one stores its object.

@@ -24,6 +24,12 @@ import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
+import dev.hangar.metadata.ObjectLockedException;
+import dev.hangar.metadata.command.MetadataCommand;
+import dev.hangar.metadata.state.CommandRefusedException;
+import dev.hangar.metadata.state.MetadataStateMachine;
+import dev.hangar.metadata.state.Outcome;
+import dev.hangar.metadata.state.Refusal;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -136,6 +142,97 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         this.settings = new SettingsCache(table, settingsTtl);
         this.garbageGrace = garbageGrace;
         this.garbage = GarbageQueue.open(garbageDir);
+    }
+
+    // Commands
+
+    /**
+     * Applies a command through this store's own mutations (to be replaced by {@link
+     * dev.hangar.metadata.state.MetadataStateMachine} over replicated records): the conditions a
+     * command carries — Object Lock, the version lifecycle judged — are checked under this node's
+     * lock of the key, so against writers through this node only.
+     */
+    @Override
+    @SuppressWarnings("unchecked") // Each command's result type is fixed by its record's declaration.
+    public <R> Outcome<R> apply(MetadataCommand<R> command) {
+        try {
+            Object result = switch (command) {
+                case MetadataCommand.CreateBucket create -> createBucket(create.record());
+                case MetadataCommand.DeleteBucket delete -> deleteBucket(delete.bucket());
+                case MetadataCommand.PutBucketConfig put -> {
+                    putBucketConfig(put.bucket(), put.kind(), put.document());
+                    yield true;
+                }
+                case MetadataCommand.DeleteBucketConfig delete -> deleteBucketConfig(delete.bucket(), delete.kind());
+                case MetadataCommand.PutVersion put -> putVersion(put);
+                case MetadataCommand.DeleteVersion delete -> deleteVersion(delete);
+                case MetadataCommand.ChangeVersion change -> updateVersion(change.bucket(), change.key(),
+                        change.versionId(), version -> MetadataStateMachine.changed(version, change.change()));
+                case MetadataCommand.CreateUpload create -> {
+                    createUpload(create.upload());
+                    yield true;
+                }
+                case MetadataCommand.PutPart put -> {
+                    putPart(put.upload(), put.part());
+                    yield true;
+                }
+                case MetadataCommand.CompleteUpload complete ->
+                        completeUpload(complete.upload(), complete.version(), complete.precondition());
+                case MetadataCommand.AbortUpload abort -> abortUpload(abort.upload());
+                case MetadataCommand.PutAccessKey put -> {
+                    putAccessKey(put.key());
+                    yield true;
+                }
+                case MetadataCommand.DeleteAccessKey delete -> deleteAccessKey(delete.accessKeyId());
+                case MetadataCommand.ChangeAccessKey change -> updateAccessKey(change.accessKeyId(),
+                        key -> MetadataStateMachine.changed(key, change.change()));
+            };
+            return Outcome.done((R) result);
+        } catch (NoSuchBucketException e) {
+            return Outcome.refused(Refusal.NO_SUCH_BUCKET, e.getMessage());
+        } catch (BucketNotEmptyException e) {
+            return Outcome.refused(Refusal.BUCKET_NOT_EMPTY, e.getMessage());
+        } catch (PreconditionFailedException e) {
+            return Outcome.refused(Refusal.PRECONDITION_FAILED, e.getMessage());
+        } catch (NoSuchUploadException e) {
+            return Outcome.refused(Refusal.NO_SUCH_UPLOAD, e.getMessage());
+        } catch (ObjectLockedException e) {
+            return Outcome.refused(Refusal.OBJECT_LOCKED, e.getMessage());
+        } catch (CommandRefusedException e) {
+            return Outcome.refused(e.reason(), e.getMessage());
+        }
+    }
+
+    private Optional<ObjectVersion> putVersion(MetadataCommand.PutVersion put)
+            throws NoSuchBucketException, PreconditionFailedException {
+        ObjectVersion version = put.version();
+        if (!put.replacing().checks() || !version.versionId().equals(ObjectVersion.NULL_VERSION)) {
+            return putObject(version, put.precondition());
+        }
+        try (var held = locks.key(version.bucket(), version.key())) {
+            Optional<ObjectVersion> replaced = getVersion(version.bucket(), version.key(), ObjectVersion.NULL_VERSION);
+            if (replaced.isPresent() && !MetadataStateMachine.removable(replaced.get(), put.replacing())) {
+                throw new ObjectLockedException("the \"null\" version of " + version.key() + " is protected by Object Lock");
+            }
+            return putObject(version, put.precondition());
+        }
+    }
+
+    private Optional<ObjectVersion> deleteVersion(MetadataCommand.DeleteVersion delete) {
+        if (!delete.lock().checks() && delete.expected() == null) {
+            return deleteVersion(delete.bucket(), delete.key(), delete.versionId());
+        }
+        try (var held = locks.key(delete.bucket(), delete.key())) {
+            Optional<ObjectVersion> found = getVersion(delete.bucket(), delete.key(), delete.versionId());
+            if (found.isEmpty() || (delete.expected() != null && !delete.expected().matches(found.get()))) {
+                return Optional.empty();
+            }
+            if (!MetadataStateMachine.removable(found.get(), delete.lock())) {
+                throw new ObjectLockedException(
+                        "version " + delete.versionId() + " of " + delete.key() + " is protected by Object Lock");
+            }
+            return deleteVersion(delete.bucket(), delete.key(), delete.versionId());
+        }
     }
 
     // Buckets
@@ -272,8 +369,8 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         }
     }
 
-    @Override
-    public Optional<ObjectVersion> updateVersion(
+    /** Changes a version under this node's key lock; null from {@code change} refuses (nothing written). */
+    private Optional<ObjectVersion> updateVersion(
             String bucket, String key, String versionId, UnaryOperator<ObjectVersion> change) {
         try (var held = locks.key(bucket, key)) {
             VersionStack stack = readStack(bucket, key);
@@ -282,7 +379,11 @@ public final class ReplicatedMetadataStore implements MetadataStore {
                 return Optional.empty();
             }
             ObjectVersion before = stack.versions().get(index);
-            ObjectVersion after = Objects.requireNonNull(change.apply(before), "changed version");
+            ObjectVersion after = change.apply(before);
+            if (after == null) {
+                throw new ObjectLockedException("the retention of version " + versionId + " of " + key
+                        + " forbids this change");
+            }
             requireMetadataChangeOnly(before, after);
             writeStack(bucket, key, stack.with(index, after));
             return Optional.of(after);
@@ -822,14 +923,18 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         }
     }
 
-    @Override
-    public Optional<AccessKey> updateAccessKey(String accessKeyId, UnaryOperator<AccessKey> change) {
+    /** Changes an access key under this node's lock; null from {@code change} refuses (nothing written). */
+    private Optional<AccessKey> updateAccessKey(String accessKeyId, UnaryOperator<AccessKey> change) {
         try (var held = locks.accessKeys()) {
             Optional<AccessKey> before = readAccessKeyFresh(accessKeyId);
             if (before.isEmpty()) {
                 return before;
             }
-            AccessKey after = Objects.requireNonNull(change.apply(before.get()), "changed access key");
+            AccessKey after = change.apply(before.get());
+            if (after == null) {
+                throw new CommandRefusedException(Refusal.CONFLICT,
+                        "the secret of access key " + accessKeyId + " was replaced meanwhile");
+            }
             if (!after.accessKeyId().equals(accessKeyId)) {
                 throw new IllegalArgumentException("an access key update must not change its id");
             }

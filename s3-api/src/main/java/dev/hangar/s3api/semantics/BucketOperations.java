@@ -1,5 +1,6 @@
 package dev.hangar.s3api.semantics;
 
+import dev.hangar.metadata.command.AccessKeyChange;
 import dev.hangar.metadata.BucketNotEmptyException;
 import dev.hangar.metadata.BucketPermission;
 import dev.hangar.metadata.BucketRecord;
@@ -92,8 +93,8 @@ final class BucketOperations {
                     new VersioningConfiguration(VersioningConfiguration.Status.ENABLED, null)));
         }
         if (caller.key() != null && !caller.isRoot()) {
-            metadata.updateAccessKey(caller.key().accessKeyId(),
-                    key -> key.withBucketPermission(bucket, new BucketPermission(true, true, true)));
+            metadata.changeAccessKey(caller.key().accessKeyId(),
+                    new AccessKeyChange.SetBucketPermission(bucket, new BucketPermission(true, true, true)));
         }
         return S3Response.empty(200, Map.of("Location", "/" + bucket));
     }
@@ -125,7 +126,7 @@ final class BucketOperations {
         // A later bucket of the same name must not inherit what keys were granted on this one.
         for (dev.hangar.metadata.AccessKey key : metadata.listAccessKeys()) {
             if (key.buckets().containsKey(bucket)) {
-                metadata.updateAccessKey(key.accessKeyId(), granted -> granted.withBucketPermission(bucket, null));
+                metadata.changeAccessKey(key.accessKeyId(), new AccessKeyChange.SetBucketPermission(bucket, null));
             }
         }
         return S3Response.empty(204);

@@ -1,5 +1,8 @@
 package dev.hangar.s3api.semantics;
 
+import dev.hangar.metadata.ObjectLockedException;
+import dev.hangar.metadata.command.VersionMatch;
+import dev.hangar.metadata.command.LockCheck;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.ListedVersion;
 import dev.hangar.metadata.MetadataStore;
@@ -277,19 +280,13 @@ public final class LifecycleWorker {
         private boolean addDeleteMarker(ObjectVersion current) {
             boolean enabled = versioning.get() == VersioningConfiguration.Status.ENABLED;
             String versionId = enabled ? versionIds.next() : ObjectVersion.NULL_VERSION;
-            if (!enabled) {
-                Optional<ObjectVersion> replaced = metadata.getVersion(bucket, current.key(), ObjectVersion.NULL_VERSION);
-                if (replaced.isPresent() && locked(replaced.get())) {
-                    return false;
-                }
-            }
             ObjectVersion marker = new ObjectVersion(bucket, current.key(), versionId,
                     clock.instant().truncatedTo(ChronoUnit.MILLIS), 0, DELETE_MARKER_ETAG,
                     new ObjectContent.DeleteMarker(), Map.of(), Map.of(), null, List.of());
             try {
-                metadata.putObject(marker, new Precondition.IfEtagMatches(current.etag()));
+                metadata.putObject(marker, new Precondition.IfEtagMatches(current.etag()), lockCheck());
                 return true;
-            } catch (PreconditionFailedException e) {
+            } catch (PreconditionFailedException | ObjectLockedException e) {
                 return false;
             } catch (NoSuchBucketException e) {
                 throw new IllegalStateException("bucket " + bucket + " was deleted during the pass", e);
@@ -301,25 +298,21 @@ public final class LifecycleWorker {
          * took its id, as a new {@code null} version does); returns whether it did.
          */
         private boolean deleteExactly(ObjectVersion listed) {
-            Optional<ObjectVersion> stored = metadata.getVersion(bucket, listed.key(), listed.versionId());
-            if (stored.isEmpty() || !sameVersion(stored.get(), listed) || locked(stored.get())) {
+            try {
+                return metadata.deleteVersion(bucket, listed.key(), listed.versionId(), lockCheck(),
+                        VersionMatch.of(listed)).isPresent();
+            } catch (ObjectLockedException e) {
                 return false;
             }
-            return metadata.deleteVersion(bucket, listed.key(), listed.versionId()).isPresent();
         }
 
-        /** Retention holds until its date, which here is judged at the earlier of the pass's instant and now. */
-        private boolean locked(ObjectVersion version) {
-            ObjectLock lock = version.lock();
-            if (lock == null) {
-                return false;
-            }
-            if (lock.legalHold()) {
-                return true;
-            }
+        /**
+         * Object Lock as lifecycle respects it, checked by the store with the removal: no bypass, and retention
+         * holds until its date, judged at the earlier of the pass's instant and now.
+         */
+        private LockCheck lockCheck() {
             Instant realNow = clock.instant();
-            Instant judgedAt = now.isBefore(realNow) ? now : realNow;
-            return lock.retainUntil() != null && lock.retainUntil().isAfter(judgedAt);
+            return LockCheck.at(now.isBefore(realNow) ? now : realNow, false);
         }
 
         /** Aborts every upload of the bucket that is due. */
@@ -395,10 +388,5 @@ public final class LifecycleWorker {
         return version.isDeleteMarker()
                 ? VersionFacts.deleteMarker(version.key(), version.lastModified())
                 : VersionFacts.object(version.key(), version.size(), version.tags(), version.lastModified());
-    }
-
-    private static boolean sameVersion(ObjectVersion stored, ObjectVersion listed) {
-        return stored.lastModified().equals(listed.lastModified()) && stored.etag().equals(listed.etag())
-                && stored.isDeleteMarker() == listed.isDeleteMarker();
     }
 }

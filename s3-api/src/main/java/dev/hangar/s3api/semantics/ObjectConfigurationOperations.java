@@ -1,5 +1,6 @@
 package dev.hangar.s3api.semantics;
 
+import dev.hangar.metadata.command.VersionChange;
 import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.ObjectLock;
 import dev.hangar.metadata.ObjectVersion;
@@ -44,15 +45,15 @@ final class ObjectConfigurationOperations {
                 case GET -> getTagging(request);
                 case PUT -> {
                     Map<String, String> tags = tags(read(payload));
-                    yield change(request, version -> version.withTags(tags), 200);
+                    yield change(request, new VersionChange.SetTags(tags), 200);
                 }
-                case DELETE -> change(request, version -> version.withTags(Map.of()), 204);
+                case DELETE -> change(request, new VersionChange.SetTags(Map.of()), 204);
             };
             case ACL -> switch (operation.verb()) {
                 case GET -> get(request, version -> S3Response.xml(200, ObjectAcls.render(version.cannedAcl())));
                 case PUT -> {
                     CannedAcl acl = ObjectAcls.requested(request, read(payload));
-                    yield change(request, version -> version.withCannedAcl(acl.headerValue()), 200);
+                    yield change(request, new VersionChange.SetCannedAcl(acl.headerValue()), 200);
                 }
                 case DELETE -> throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
             };
@@ -94,9 +95,7 @@ final class ObjectConfigurationOperations {
         requireObjectLock(request.requireBucket());
         Retention retention = S3Xml.parseRetention(new ByteArrayInputStream(read(payload)));
         boolean bypass = ObjectLocks.bypass(request);
-        return change(request,
-                version -> version.withLock(ObjectLocks.withRetention(version.lock(), retention, bypass, objects.now())),
-                200);
+        return change(request, ObjectLocks.retentionChange(retention, bypass, objects.now()), 200);
     }
 
     private S3Response getLegalHold(S3Request request) {
@@ -114,7 +113,7 @@ final class ObjectConfigurationOperations {
     private S3Response putLegalHold(S3Request request, Payload payload) {
         requireObjectLock(request.requireBucket());
         LegalHold legalHold = S3Xml.parseLegalHold(new ByteArrayInputStream(read(payload)));
-        return change(request, version -> version.withLock(ObjectLocks.withLegalHold(version.lock(), legalHold)), 200);
+        return change(request, new VersionChange.SetLegalHold(legalHold.status() == LegalHold.Status.ON), 200);
     }
 
     /** Answers from the version the request names, with its {@code x-amz-version-id}. */
@@ -126,14 +125,14 @@ final class ObjectConfigurationOperations {
     }
 
     /**
-     * Changes the version the request names, atomically: {@code change} runs under the key's lock
-     * and may refuse by throwing.
+     * Changes the version the request names, atomically: the store checks what Object Lock allows
+     * when it applies the change, against the version as it is then.
      */
-    private S3Response change(S3Request request, UnaryOperator<ObjectVersion> change, int status) {
+    private S3Response change(S3Request request, VersionChange change, int status) {
         String bucket = request.requireBucket();
         String key = request.requireKey();
         ObjectVersion version = objects.target(bucket, key, VersionIds.parameter(request.parameter("versionId")));
-        ObjectVersion changed = metadata.updateVersion(bucket, key, version.versionId(), change)
+        ObjectVersion changed = ObjectLocks.enforced(() -> metadata.changeVersion(bucket, key, version.versionId(), change))
                 .orElseThrow(() -> new S3Exception(request.parameter("versionId") == null
                         ? S3Error.NO_SUCH_KEY
                         : S3Error.NO_SUCH_VERSION));

@@ -1,5 +1,7 @@
 package dev.hangar.s3api.semantics;
 
+import dev.hangar.metadata.ObjectLockedException;
+import dev.hangar.metadata.command.VersionChange;
 import dev.hangar.metadata.ObjectLock;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.RetentionMode;
@@ -118,53 +120,30 @@ final class ObjectLocks {
     }
 
     /**
-     * Refuses the removal of a version that a legal hold or an active retention protects: 403
-     * AccessDenied, except an active GOVERNANCE retention with the bypass header.
-     */
-    static void requireRemovable(ObjectVersion version, boolean bypass, Instant now) {
-        ObjectLock lock = version.lock();
-        if (lock == null) {
-            return;
-        }
-        if (lock.legalHold()) {
-            throw protectedVersion();
-        }
-        if (active(lock, now) && (lock.retentionMode() == RetentionMode.COMPLIANCE || !bypass)) {
-            throw protectedVersion();
-        }
-    }
-
-    /**
-     * The lock after a PutObjectRetention; the legal hold is kept.
+     * The change a PutObjectRetention asks for; what the current retention allows is the store's to
+     * check when it applies it.
      *
-     * @throws S3Exception AccessDenied for a change the current retention forbids, InvalidArgument for a
-     *     date not ahead of now
+     * @throws S3Exception InvalidArgument for a date not ahead of now
      */
-    static ObjectLock withRetention(@Nullable ObjectLock current, Retention requested, boolean bypass, Instant now) {
+    static VersionChange.SetRetention retentionChange(Retention requested, boolean bypass, Instant now) {
         Instant until = requested.retainUntilDate();
         if (until != null && !until.isAfter(now)) {
             throw pastDate();
         }
         RetentionMode mode = requested.mode() == null ? null : mode(requested.mode());
-        if (current != null && active(current, now)) {
-            boolean removesOrShortens = until == null || until.isBefore(current.retainUntil());
-            boolean relaxesMode = current.retentionMode() == RetentionMode.COMPLIANCE && mode == RetentionMode.GOVERNANCE;
-            boolean allowed = switch (current.retentionMode()) {
-                case COMPLIANCE -> !removesOrShortens && !relaxesMode;
-                case GOVERNANCE -> !removesOrShortens || bypass;
-            };
-            if (!allowed) {
-                throw protectedVersion();
-            }
-        }
-        return new ObjectLock(mode, until, current != null && current.legalHold());
+        return new VersionChange.SetRetention(mode, until, now, bypass);
     }
 
-    /** The lock after a PutObjectLegalHold; the retention is kept. */
-    static ObjectLock withLegalHold(@Nullable ObjectLock current, LegalHold requested) {
-        boolean on = requested.status() == LegalHold.Status.ON;
-        return current == null ? new ObjectLock(null, null, on)
-                : new ObjectLock(current.retentionMode(), current.retainUntil(), on);
+    /**
+     * Runs a store mutation that checks Object Lock, answering S3's AccessDenied when the lock
+     * protects the version.
+     */
+    static <T> T enforced(java.util.function.Supplier<T> mutation) {
+        try {
+            return mutation.get();
+        } catch (ObjectLockedException e) {
+            throw protectedVersion();
+        }
     }
 
     static dev.hangar.s3api.xml.RetentionMode toDocument(RetentionMode mode) {
@@ -220,7 +199,8 @@ final class ObjectLocks {
         return new S3Exception(S3Error.INVALID_ARGUMENT, "The retain until date must be in the future!");
     }
 
-    private static S3Exception protectedVersion() {
+    /** S3's answer to a mutation that Object Lock forbids. */
+    static S3Exception protectedVersion() {
         return new S3Exception(S3Error.ACCESS_DENIED, "Access Denied because object protected by object lock.");
     }
 }

@@ -1,5 +1,7 @@
 package dev.hangar.s3api.semantics;
 
+import dev.hangar.metadata.ObjectLockedException;
+import dev.hangar.metadata.command.LockCheck;
 import dev.hangar.blockstore.BlockRef;
 import dev.hangar.blockstore.NoSuchBlockException;
 import dev.hangar.cluster.ReaderLeases;
@@ -229,12 +231,8 @@ final class ObjectOperations {
      */
     Deletion delete(String bucket, String key, @Nullable String versionId, boolean bypass) {
         if (versionId != null) {
-            Optional<ObjectVersion> existing = metadata.getVersion(bucket, key, versionId);
-            if (existing.isEmpty()) {
-                return new Deletion(versionId, false, null);
-            }
-            ObjectLocks.requireRemovable(existing.get(), bypass, now());
-            Optional<ObjectVersion> removed = metadata.deleteVersion(bucket, key, versionId);
+            Optional<ObjectVersion> removed = ObjectLocks.enforced(
+                    () -> metadata.deleteVersion(bucket, key, versionId, LockCheck.at(now(), bypass), null));
             removed.ifPresent(ignored -> reclamation.soon());
             boolean marker = removed.map(ObjectVersion::isDeleteMarker).orElse(false);
             return new Deletion(versionId, marker, marker ? versionId : null);
@@ -246,22 +244,22 @@ final class ObjectOperations {
             }
             return Deletion.UNVERSIONED;
         }
-        String markerId;
-        if (versioning.get() == VersioningConfiguration.Status.ENABLED) {
-            markerId = versionIds.next();
-        } else {
-            markerId = ObjectVersion.NULL_VERSION;
-            metadata.getVersion(bucket, key, markerId)
-                    .ifPresent(replaced -> ObjectLocks.requireRemovable(replaced, bypass, now()));
-        }
+        // A suspended bucket's marker replaces the "null" version, which Object Lock may protect.
+        String markerId = versioning.get() == VersioningConfiguration.Status.ENABLED
+                ? versionIds.next()
+                : ObjectVersion.NULL_VERSION;
         ObjectVersion marker = new ObjectVersion(bucket, key, markerId, now(), 0, "\"\"",
                 new ObjectContent.DeleteMarker(), Map.of(), Map.of(), null, List.of());
         try {
-            if (metadata.putObject(marker).isPresent()) {
+            if (metadata.putObject(marker, new Precondition.None(), LockCheck.at(now(), bypass)).isPresent()) {
                 reclamation.soon();
             }
         } catch (NoSuchBucketException e) {
             throw new S3Exception(S3Error.NO_SUCH_BUCKET);
+        } catch (PreconditionFailedException impossible) {
+            throw new IllegalStateException("no precondition, yet it failed", impossible);
+        } catch (ObjectLockedException e) {
+            throw ObjectLocks.protectedVersion();
         }
         return new Deletion(null, true, markerId);
     }

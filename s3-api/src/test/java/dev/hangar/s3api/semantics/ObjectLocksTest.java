@@ -1,5 +1,6 @@
 package dev.hangar.s3api.semantics;
 
+import dev.hangar.metadata.command.VersionChange;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.metadata.ObjectContent;
@@ -65,58 +66,12 @@ class ObjectLocksTest {
     }
 
     @Test
-    void removalIsRefusedUnderLegalHoldAndActiveRetention() {
-        ObjectLocks.requireRemovable(version(null), false, NOW);
-        ObjectLocks.requireRemovable(version(new ObjectLock(RetentionMode.COMPLIANCE, YESTERDAY, false)), false, NOW);
-        ObjectLocks.requireRemovable(version(new ObjectLock(RetentionMode.GOVERNANCE, TOMORROW, false)), true, NOW);
-
-        assertAccessDenied(() -> ObjectLocks.requireRemovable(
-                version(new ObjectLock(RetentionMode.GOVERNANCE, TOMORROW, false)), false, NOW));
-        assertAccessDenied(() -> ObjectLocks.requireRemovable(
-                version(new ObjectLock(RetentionMode.COMPLIANCE, TOMORROW, false)), true, NOW));
-        assertAccessDenied(() -> ObjectLocks.requireRemovable(version(new ObjectLock(null, null, true)), true, NOW));
-    }
-
-    @Test
-    void complianceRetentionOnlyGrowsWhileActive() {
-        ObjectLock compliance = new ObjectLock(RetentionMode.COMPLIANCE, TOMORROW, true);
-
-        assertThat(ObjectLocks.withRetention(compliance, retention("COMPLIANCE", NEXT_WEEK), false, NOW))
-                .isEqualTo(new ObjectLock(RetentionMode.COMPLIANCE, NEXT_WEEK, true));
-        assertAccessDenied(() -> ObjectLocks.withRetention(compliance,
-                retention("COMPLIANCE", TOMORROW.minusSeconds(1)), true, NOW));
-        assertAccessDenied(() -> ObjectLocks.withRetention(compliance, retention("GOVERNANCE", NEXT_WEEK), true, NOW));
-        assertAccessDenied(() -> ObjectLocks.withRetention(compliance, Retention.none(), true, NOW));
-        // Once it has passed, anything goes.
-        ObjectLock expired = new ObjectLock(RetentionMode.COMPLIANCE, YESTERDAY, false);
-        assertThat(ObjectLocks.withRetention(expired, Retention.none(), false, NOW))
-                .isEqualTo(new ObjectLock(null, null, false));
-    }
-
-    @Test
-    void governanceRetentionShrinksOnlyWithTheBypass() {
-        ObjectLock governance = new ObjectLock(RetentionMode.GOVERNANCE, NEXT_WEEK, false);
-
-        assertThat(ObjectLocks.withRetention(governance, retention("GOVERNANCE", NEXT_WEEK.plusSeconds(1)), false, NOW)
-                .retainUntil()).isEqualTo(NEXT_WEEK.plusSeconds(1));
-        assertThat(ObjectLocks.withRetention(governance, retention("COMPLIANCE", NEXT_WEEK), false, NOW)
-                .retentionMode()).isEqualTo(RetentionMode.COMPLIANCE);
-        assertAccessDenied(() -> ObjectLocks.withRetention(governance, retention("GOVERNANCE", TOMORROW), false, NOW));
-        assertAccessDenied(() -> ObjectLocks.withRetention(governance, Retention.none(), false, NOW));
-        assertThat(ObjectLocks.withRetention(governance, retention("GOVERNANCE", TOMORROW), true, NOW).retainUntil())
-                .isEqualTo(TOMORROW);
-        assertThat(ObjectLocks.withRetention(governance, Retention.none(), true, NOW).retentionMode()).isNull();
-        assertInvalidArgument(() -> ObjectLocks.withRetention(null, retention("GOVERNANCE", YESTERDAY), false, NOW));
-    }
-
-    @Test
-    void legalHoldKeepsTheRetention() {
-        ObjectLock governance = new ObjectLock(RetentionMode.GOVERNANCE, NEXT_WEEK, false);
-
-        assertThat(ObjectLocks.withLegalHold(governance, new LegalHold(LegalHold.Status.ON)))
-                .isEqualTo(new ObjectLock(RetentionMode.GOVERNANCE, NEXT_WEEK, true));
-        assertThat(ObjectLocks.withLegalHold(null, new LegalHold(LegalHold.Status.OFF)))
-                .isEqualTo(new ObjectLock(null, null, false));
+    void aRetentionChangeMustSetADateAhead() {
+        assertInvalidArgument(() -> ObjectLocks.retentionChange(retention("GOVERNANCE", YESTERDAY), false, NOW));
+        assertThat(ObjectLocks.retentionChange(retention("COMPLIANCE", TOMORROW), true, NOW)).isEqualTo(
+                new VersionChange.SetRetention(RetentionMode.COMPLIANCE, TOMORROW, NOW, true));
+        assertThat(ObjectLocks.retentionChange(Retention.none(), false, NOW))
+                .isEqualTo(new VersionChange.SetRetention(null, null, NOW, false));
     }
 
     @Test
