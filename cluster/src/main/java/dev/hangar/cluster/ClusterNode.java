@@ -14,7 +14,16 @@ import java.util.Optional;
  */
 public interface ClusterNode extends AutoCloseable {
 
-    MetadataStore metadata();
+    /**
+     * How this node's metadata is replicated: commands in, state out, rounds counted. Its {@link
+     * Replication#state() state} is {@link #metadata()}.
+     */
+    Replication replication();
+
+    /** The metadata the S3 layer reads and changes: {@link #replication()}'s state. */
+    default MetadataStore metadata() {
+        return replication().state();
+    }
 
     BlockStore blocks();
 
@@ -43,7 +52,7 @@ public interface ClusterNode extends AutoCloseable {
     }
 
     /** The replicated stores behind {@link #metadata} and {@link #blocks} on a cluster node; empty for a cluster of one. */
-    default Optional<ReplicationView> replication() {
+    default Optional<ReplicationView> replicas() {
         return Optional.empty();
     }
 

@@ -64,6 +64,7 @@ final class ClusteredNode implements ClusterNode {
     private final AntiEntropy antiEntropy;
     private final ReplicatedBlockStore blocks;
     private final ReplicatedMetadataStore metadata;
+    private final StoreReplication replication;
     private final BlockReclaimer reclaimer;
     private final StorageMaintenance maintenance;
     private final ScheduledExecutorService tombstonePurge = Executors.newSingleThreadScheduledExecutor(
@@ -79,6 +80,7 @@ final class ClusteredNode implements ClusterNode {
         this.antiEntropy = antiEntropy;
         this.blocks = blocks;
         this.metadata = metadata;
+        this.replication = new StoreReplication(ReplicationMode.LEADERLESS, metadata, table::readRepairs);
         this.reclaimer = reclaimer;
         this.maintenance = maintenance;
     }
@@ -210,8 +212,13 @@ final class ClusteredNode implements ClusterNode {
     }
 
     @Override
-    public MetadataStore metadata() {
-        return metadata;
+    public Replication replication() {
+        return replication;
+    }
+
+    /** The leaderless metadata table this node coordinates through: for tests of the table itself. */
+    ReplicatedTable table() {
+        return table;
     }
 
     @Override
@@ -240,8 +247,8 @@ final class ClusteredNode implements ClusterNode {
     }
 
     @Override
-    public Optional<ReplicationView> replication() {
-        return Optional.of(new ReplicationView(table, antiEntropy, blocks, localTable, localBlocks));
+    public Optional<ReplicationView> replicas() {
+        return Optional.of(new ReplicationView(blocks, localTable, localBlocks));
     }
 
     /**

@@ -23,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class SingleNode implements ClusterNode {
     private final MetadataStore metadata;
+    private final StoreReplication replication;
     private final BlockStore blocks;
     private final BlockReclaimer reclaimer;
     private final StorageMaintenance maintenance;
@@ -65,6 +66,7 @@ final class SingleNode implements ClusterNode {
         this.sync = coordinated ? new NodeSync(blocks, metadata, config.sync().interval()) : null;
         this.reclaimer = new BlockReclaimer(metadata, blocks, config.reclaimInterval());
         this.maintenance = new StorageMaintenance(metadata, blocks, maintenance, Clock.systemUTC());
+        this.replication = new StoreReplication(ReplicationMode.SINGLE_NODE, metadata);
     }
 
     /** The node's own block store, as its configuration names it; a cluster node opens its copies the same way. */
@@ -78,8 +80,8 @@ final class SingleNode implements ClusterNode {
     }
 
     @Override
-    public MetadataStore metadata() {
-        return metadata;
+    public Replication replication() {
+        return replication;
     }
 
     @Override

@@ -91,7 +91,7 @@ class ClusterTrustTest {
         new Random(12).nextBytes(chunk);
         chunkId = BlockId.random();
         n1.blocks().write(chunkId, new ByteArrayInputStream(chunk));
-        n1.replication().orElseThrow().table().put(BUCKET, KEY, VALUE).get(20, TimeUnit.SECONDS);
+        ((ClusteredNode) n1).table().put(BUCKET, KEY, VALUE).get(20, TimeUnit.SECONDS);
     }
 
     @AfterEach
@@ -198,14 +198,14 @@ class ClusterTrustTest {
             assertThat(control.layout().roles()).extracting(NodeRole::id)
                     .containsExactly(new NodeId("n1"), new NodeId("n2"), new NodeId("n3"));
             assertThat(control.statuses()).doesNotContainKeys(new NodeId("evil"), new NodeId("ghost"));
-            ReplicationView replication = node.replication().orElseThrow();
+            ReplicationView replication = node.replicas().orElseThrow();
             BlockStore local = replication.localBlocks();
             assertThat(local.exists(chunkId)).as("the chunk on %s", control.selfId()).isTrue();
             try (InputStream in = local.read(chunkId, 0, chunk.length)) {
                 assertThat(in.readAllBytes()).isEqualTo(chunk);
             }
             assertThat(replication.blocks().resyncQueue().pendingReleases()).isEmpty();
-            Optional<Entry> entry = replication.table().get(BUCKET, KEY).get(20, TimeUnit.SECONDS);
+            Optional<Entry> entry = ((ClusteredNode) node).table().get(BUCKET, KEY).get(20, TimeUnit.SECONDS);
             assertThat(entry).hasValueSatisfying(e -> assertThat(e.value()).isEqualTo(VALUE));
         }
     }

@@ -3,6 +3,8 @@ package dev.hangar.distribution;
 import dev.hangar.cluster.ClusterControl;
 import dev.hangar.cluster.ClusterNode;
 import dev.hangar.cluster.membership.PeerStatus;
+import dev.hangar.cluster.Replication;
+import dev.hangar.cluster.ReplicationStats;
 import dev.hangar.cluster.ReplicationView;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -10,26 +12,32 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code hangar.cluster.*}: the known nodes by state, as this node sees them (itself included), the
- * version of its current layout, and the work of replication: metadata operations and the sequential
- * inter-node rounds they cost, read repairs, block writes and reads with their rounds, and the resync
- * queue. Nothing is registered on a node without cluster settings. The rounds of each S3 request are
- * the {@code hangar.cluster.rounds} summary, recorded by the S3 layer.
+ * {@code hangar.metadata.*}: the metadata commands and reads this node coordinated, by kind, and the
+ * sequential inter-node rounds they cost, counted by the replication policy so that they mean the
+ * same in every mode (0 on a single node), plus the records read repair sent. {@code
+ * hangar.cluster.*}, on a node with cluster settings: the known nodes by state, as this node sees
+ * them (itself included), the version of its current layout, block writes and reads with their
+ * rounds, and the resync queue. The rounds of each S3 request are the {@code hangar.cluster.rounds}
+ * summary, recorded by the S3 layer.
  */
 final class ClusterMetrics implements MeterBinder {
     private final Optional<ClusterControl> control;
     private final Optional<ReplicationView> replication;
+    private final Replication metadata;
 
     ClusterMetrics(ClusterNode node) {
         this.control = node.control();
-        this.replication = node.replication();
+        this.replication = node.replicas();
+        this.metadata = node.replication();
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
+        bindMetadata(registry, metadata);
         if (control.isEmpty()) {
             return;
         }
@@ -47,21 +55,40 @@ final class ClusterMetrics implements MeterBinder {
         replication.ifPresent(view -> bindReplication(registry, view));
     }
 
-    private static void bindReplication(MeterRegistry registry, ReplicationView view) {
-        for (String operation : List.of("put", "get", "range")) {
-            FunctionCounter.builder("hangar.cluster.metadata.operations", view,
-                            v -> v.table().rounds().operations(operation))
-                    .tag("operation", operation)
-                    .description("Replicated metadata table operations this node coordinated")
+    private static void bindMetadata(MeterRegistry registry, Replication replication) {
+        ReplicationStats stats = replication.stats();
+        String mode = replication.mode().name().toLowerCase(Locale.ROOT);
+        for (String command : ReplicationStats.commandKinds()) {
+            FunctionCounter.builder("hangar.metadata.commands", stats, s -> totals(s.commands(), command).operations())
+                    .tag("command", command).tag("mode", mode)
+                    .description("Metadata commands this node submitted to its replication policy")
                     .register(registry);
-            FunctionCounter.builder("hangar.cluster.metadata.rounds", view, v -> v.table().rounds().rounds(operation))
-                    .tag("operation", operation)
-                    .description("Sequential inter-node rounds those operations cost")
+            FunctionCounter.builder("hangar.metadata.command.rounds", stats, s -> totals(s.commands(), command).rounds())
+                    .tag("command", command).tag("mode", mode)
+                    .description("Sequential inter-node rounds those commands cost")
                     .register(registry);
         }
-        FunctionCounter.builder("hangar.cluster.metadata.read.repairs", view, v -> v.table().readRepairs())
-                .description("Entries sent to replicas that reads found stale")
+        for (String read : ReplicationStats.READS) {
+            FunctionCounter.builder("hangar.metadata.reads", stats, s -> totals(s.reads(), read).operations())
+                    .tag("read", read).tag("mode", mode)
+                    .description("Metadata reads this node served")
+                    .register(registry);
+            FunctionCounter.builder("hangar.metadata.read.rounds", stats, s -> totals(s.reads(), read).rounds())
+                    .tag("read", read).tag("mode", mode)
+                    .description("Sequential inter-node rounds those reads cost")
+                    .register(registry);
+        }
+        FunctionCounter.builder("hangar.metadata.read.repairs", stats, ReplicationStats::repairs)
+                .tag("mode", mode)
+                .description("Records sent to replicas that reads found behind")
                 .register(registry);
+    }
+
+    private static ReplicationStats.Totals totals(Map<String, ReplicationStats.Totals> byKind, String kind) {
+        return byKind.getOrDefault(kind, new ReplicationStats.Totals(0, 0));
+    }
+
+    private static void bindReplication(MeterRegistry registry, ReplicationView view) {
         FunctionCounter.builder("hangar.cluster.blocks.writes", view, v -> v.blocks().stats().writes())
                 .description("Block writes this node coordinated").register(registry);
         FunctionCounter.builder("hangar.cluster.blocks.write.rounds", view, v -> v.blocks().stats().writeRounds())

@@ -243,6 +243,8 @@ public record HangarProperties(
      * @param tls TLS on the RPC port
      * @param maxClockSkew how far ahead of this node's clock a timestamp from another node may be before
      *     it is refused
+     * @param replication how metadata is replicated: {@code leaderless} (quorum writes through any node);
+     *     {@code raft} is refused until the Raft mode exists
      */
     public record Cluster(
             @DefaultValue("false") boolean enabled,
@@ -261,7 +263,8 @@ public record HangarProperties(
             @Nullable String secret,
             @Nullable Path secretFile,
             @DefaultValue ClusterTls tls,
-            @DefaultValue("1m") Duration maxClockSkew) {
+            @DefaultValue("1m") Duration maxClockSkew,
+            @DefaultValue("leaderless") String replication) {
 
         /** Whether the control plane runs: explicitly enabled, or seeds or bootstrap-expect given. */
         public boolean active() {
@@ -277,7 +280,7 @@ public record HangarProperties(
                     + ", consistency=" + consistency + ", bootstrapExpect=" + bootstrapExpect + ", pingInterval="
                     + pingInterval + ", faultInjection=" + faultInjection + ", secret="
                     + (secret == null ? "(none)" : "(redacted)") + ", secretFile=" + secretFile + ", tls=" + tls
-                    + ", maxClockSkew=" + maxClockSkew + "]";
+                    + ", maxClockSkew=" + maxClockSkew + ", replication=" + replication + "]";
         }
     }
 

@@ -8,6 +8,7 @@ import dev.hangar.cluster.Cluster;
 import dev.hangar.cluster.ClusterNode;
 import dev.hangar.cluster.MaintenanceConfig;
 import dev.hangar.cluster.NodeConfig;
+import dev.hangar.cluster.ReplicationMode;
 import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.Consistency;
 import dev.hangar.cluster.membership.MembershipTiming;
@@ -53,6 +54,11 @@ class StorageConfiguration {
             return null;
         }
         try {
+            if (ReplicationMode.ofCluster(cluster.replication()) == ReplicationMode.RAFT) {
+                // Refused rather than run leaderless under a name that promises consensus.
+                throw new IllegalArgumentException("hangar.cluster.replication=raft: the Raft mode is not in this"
+                        + " release yet; use leaderless (the default)");
+            }
             String nodeId = cluster.nodeId() == null || cluster.nodeId().isBlank() ? null : cluster.nodeId().trim();
             List<InetSocketAddress> seeds =
                     cluster.seeds() == null ? List.of() : ClusterSettings.parseSeeds(cluster.seeds());

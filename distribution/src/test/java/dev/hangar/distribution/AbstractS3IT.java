@@ -1,5 +1,7 @@
 package dev.hangar.distribution;
 
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -47,6 +49,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * each test class talks S3 to one of the N nodes, picked by its name, so the suite runs against every
  * node. The administration endpoints stay those of the Spring test server.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 @SpringBootTest(classes = HangarApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class AbstractS3IT {

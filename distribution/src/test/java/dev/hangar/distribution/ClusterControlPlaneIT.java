@@ -41,6 +41,9 @@ class ClusterControlPlaneIT extends AbstractS3IT {
 
         AdminApi.Response scrape = admin.get("/actuator/prometheus");
         assertThat(scrape.body()).doesNotContain("hangar_cluster_");
+        // The metadata's replication counts on every node: a single node's commands cost no round.
+        assertThat(scrape.body()).containsPattern("hangar_metadata_commands_total\\{[^}]*command=\"PutVersion\",mode=\"single_node\"")
+                .containsPattern("hangar_metadata_command_rounds_total\\{[^}]*command=\"PutVersion\",mode=\"single_node\"} 0\\.0");
     }
 
     @Test

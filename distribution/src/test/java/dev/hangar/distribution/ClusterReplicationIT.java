@@ -1,5 +1,7 @@
 package dev.hangar.distribution;
 
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -49,6 +51,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * fault hook, a node added with data moving to it, and concurrent writers of one key on different
  * gateways. Replicas are checked by reading each node's own stores, not through the cluster.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ClusterReplicationIT {
     private static final String ACCESS_KEY = "HANGARCLUSTERITKEY01";
     private static final String SECRET_KEY = "hangar-cluster-it-secret-0123456789abcdef";
@@ -317,6 +320,13 @@ class ClusterReplicationIT {
             }
             // Blocks: a chunked object's 3 chunks are one write round each; reads are local on a replica
             // of every partition, one round per chunk on the gateway.
+            // The replication policy counts the same commands by kind: on the gateway every PutVersion is a
+            // write to replicas elsewhere, so each costs at least one round.
+            DedicatedServer gateway = cluster.server("gw");
+            double puts = gateway.metric("hangar_metadata_commands_total", "command=\"PutVersion\"", "mode=\"leaderless\"");
+            assertThat(puts).as("PutVersion commands on gw").isGreaterThanOrEqualTo(24);
+            assertThat(gateway.metric("hangar_metadata_command_rounds_total", "command=\"PutVersion\"",
+                    "mode=\"leaderless\"")).as("their rounds").isGreaterThanOrEqualTo(puts);
             assertThat(report.get("n1 GetObject").get("blocks")).isZero();
             assertThat(report.get("gw GetObject").get("blocks") * 23).isCloseTo(9.0, org.assertj.core.data.Offset.offset(0.01));
             assertThat(report.get("gw PutObject").get("blocks") * 23).isCloseTo(9.0, org.assertj.core.data.Offset.offset(0.01));
@@ -461,7 +471,7 @@ class ClusterReplicationIT {
     }
 
     private static ReplicationView replication(ClusterNode node) {
-        return node.replication().orElseThrow();
+        return node.replicas().orElseThrow();
     }
 
     private static int sizeOf(int i) {

@@ -86,7 +86,7 @@ class ClusterTrustIT {
             ClusterLayout before = cluster.layout();
             Map<String, String> written = writeObjects(cluster);
             List<BlockId> chunks = new ArrayList<>();
-            cluster.node("n2").replication().orElseThrow().localBlocks().forEachBlock(block -> chunks.add(block.id()));
+            cluster.node("n2").replicas().orElseThrow().localBlocks().forEachBlock(block -> chunks.add(block.id()));
             assertThat(chunks).as("chunked objects stored chunks").isNotEmpty();
 
             // All partitions on "evil", a thousand versions ahead: what a node used to adopt on sight.
@@ -130,7 +130,7 @@ class ClusterTrustIT {
                 ClusterNode node = server.node();
                 assertThat(node.control().orElseThrow().layout()).isEqualTo(before);
                 assertThat(node.control().orElseThrow().statuses()).doesNotContainKey(new NodeId("evil"));
-                assertThat(node.replication().orElseThrow().blocks().resyncQueue().pendingReleases()).isEmpty();
+                assertThat(node.replicas().orElseThrow().blocks().resyncQueue().pendingReleases()).isEmpty();
             }
             assertThat(evil.connections()).as("connections to the fake node").isZero();
             for (String id : List.of("n1", "n2", "n3")) {

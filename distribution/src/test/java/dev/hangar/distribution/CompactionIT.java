@@ -1,5 +1,7 @@
 package dev.hangar.distribution;
 
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -30,6 +32,7 @@ import tools.jackson.databind.JsonNode;
  * fill several; 80 % of them are deleted, and after the compaction the segment files on disk take much less
  * space while every surviving object reads back byte for byte and every deleted one stays gone.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CompactionIT {
     private static final int OBJECTS = 150;

@@ -294,4 +294,58 @@ class ObjectLockIT extends AbstractS3IT {
     private static Instant inDays(int days) {
         return Instant.now().plus(Duration.ofDays(days)).truncatedTo(ChronoUnit.DAYS).plus(Duration.ofHours(12));
     }
+
+    /**
+     * A legal hold set while a delete of the same version is in flight: the store checks the hold when it
+     * applies the delete, so either the delete went first (the hold then finds no version: 404) or the hold
+     * did (the delete is refused: 403), never a hold acknowledged on a version that is gone.
+     */
+    @Test
+    void aLegalHoldRacingADeleteIsNeverLost() throws Exception {
+        int rounds = 40;
+        try (java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+            for (int round = 0; round < rounds; round++) {
+                String key = "raced-" + round;
+                String version = s3.putObject(request -> request.bucket(bucket).key(key), RequestBody.fromString(key))
+                        .versionId();
+                java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+                java.util.concurrent.Future<Integer> hold = executor.submit(() -> {
+                    start.await();
+                    return statusOf(() -> s3.putObjectLegalHold(request -> request.bucket(bucket).key(key)
+                            .versionId(version).legalHold(h -> h.status(ObjectLockLegalHoldStatus.ON))));
+                });
+                java.util.concurrent.Future<Integer> delete = executor.submit(() -> {
+                    start.await();
+                    return statusOf(() -> s3.deleteObject(request -> request.bucket(bucket).key(key).versionId(version)));
+                });
+                start.countDown();
+                int held = hold.get();
+                int deleted = delete.get();
+                boolean present = statusOf(() -> s3.headObject(request -> request.bucket(bucket).key(key)
+                        .versionId(version))) == 200;
+                String what = "round " + round + ": hold " + held + ", delete " + deleted;
+                if (held == 200) {
+                    assertThat(deleted).as(what).isEqualTo(403);
+                    assertThat(present).as(what + ": the held version is there").isTrue();
+                    // Lift it so the bucket stays cleanable.
+                    s3.putObjectLegalHold(request -> request.bucket(bucket).key(key).versionId(version)
+                            .legalHold(h -> h.status(ObjectLockLegalHoldStatus.OFF)));
+                } else {
+                    assertThat(held).as(what).isEqualTo(404);
+                    assertThat(deleted).as(what + " (200: it succeeded)").isEqualTo(200);
+                    assertThat(present).as(what + ": the deleted version is gone").isFalse();
+                }
+            }
+        }
+    }
+
+    /** 200 if the call succeeded, else the status of the S3 error it got. */
+    private static int statusOf(Runnable call) {
+        try {
+            call.run();
+            return 200;
+        } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+            return e.statusCode();
+        }
+    }
 }

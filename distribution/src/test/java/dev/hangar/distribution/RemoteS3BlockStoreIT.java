@@ -1,5 +1,7 @@
 package dev.hangar.distribution;
 
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,6 +40,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * for the class, on random ports, in a temporary folder. Every test gets a key prefix of its own in
  * one bucket, named after its temporary folder, so that a reopened store finds its blocks again.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class RemoteS3BlockStoreIT extends AbstractBlockStoreContractTest {
     private static final String ACCESS_KEY = "HANGARREMOTEROOTKEY1";
     private static final String SECRET_KEY = "hangar-remote-root-secret-0123456789abcdef";

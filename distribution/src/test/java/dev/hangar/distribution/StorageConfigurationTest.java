@@ -21,8 +21,24 @@ class StorageConfigurationTest {
 
     private static HangarProperties.Cluster cluster(boolean enabled, @Nullable String secret, @Nullable Path secretFile,
             HangarProperties.ClusterTls tls) {
+        return cluster(enabled, secret, secretFile, tls, "leaderless");
+    }
+
+    private static HangarProperties.Cluster cluster(boolean enabled, @Nullable String secret, @Nullable Path secretFile,
+            HangarProperties.ClusterTls tls, String replication) {
         return new HangarProperties.Cluster(enabled, "n1", "default", 1, 0, "127.0.0.1", null, null, 3, "consistent", 0,
-                Duration.ofSeconds(1), false, secret, secretFile, tls, Duration.ofMinutes(1));
+                Duration.ofSeconds(1), false, secret, secretFile, tls, Duration.ofMinutes(1), replication);
+    }
+
+    @Test
+    void theReplicationModeIsLeaderlessUntilRaftExists() {
+        assertThat(StorageConfiguration.clusterSettings(cluster(true, SECRET, null, NO_TLS, "Leaderless"))).isNotNull();
+        assertThatThrownBy(() -> StorageConfiguration.clusterSettings(cluster(true, SECRET, null, NO_TLS, "raft")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("hangar.cluster.replication=raft");
+        assertThatThrownBy(() -> StorageConfiguration.clusterSettings(cluster(true, SECRET, null, NO_TLS, "paxos")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("must be leaderless or raft");
     }
 
     @Test

@@ -1,7 +1,6 @@
 package dev.hangar.s3api;
 
-import dev.hangar.cluster.replication.QuorumNotReachedException;
-import dev.hangar.cluster.table.QuorumException;
+import dev.hangar.blockstore.BlockStoreUnavailableException;
 import dev.hangar.metadata.MetadataUnavailableException;
 import org.jspecify.annotations.Nullable;
 
@@ -16,9 +15,8 @@ public final class Unavailable {
     /** The 503 answer for {@code failure}, if it or one of its causes is a missed quorum; else null. */
     public static @Nullable S3Exception of(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof MetadataUnavailableException
-                    || cause instanceof QuorumNotReachedException
-                    || cause instanceof QuorumException) {
+            // Neutral types: each replication policy maps its own failures onto them.
+            if (cause instanceof MetadataUnavailableException || cause instanceof BlockStoreUnavailableException) {
                 return new S3Exception(S3Error.SERVICE_UNAVAILABLE,
                         "Too few replicas answered; the cluster may be partitioned or nodes down: "
                                 + cause.getMessage());

@@ -1,13 +1,13 @@
 package dev.hangar.cluster.replication;
 
-import java.io.IOException;
+import dev.hangar.blockstore.BlockStoreUnavailableException;
 
 /**
  * A write that fewer than the write quorum of replicas acknowledged: the block must be treated as
- * not written. An IOException so that the S3 layer answers it like any storage failure (a 503-class
- * error), rather than as a bug.
+ * not written. A {@link BlockStoreUnavailableException}, so that the S3 layer answers 503 without
+ * knowing how blocks are replicated.
  */
-public final class QuorumNotReachedException extends IOException {
+public final class QuorumNotReachedException extends BlockStoreUnavailableException {
     private final int acknowledged;
     private final int needed;
 
