@@ -79,8 +79,8 @@ final class CodecReader {
     int readCount() {
         long count = readVarLong();
         if (count < 0 || count > bytes.length - position) {
-            throw invalid("length or count " + Long.toUnsignedString(count) + " exceeds the " + (bytes.length - position)
-                    + " bytes left at offset " + position);
+            throw invalid("length or count " + Long.toUnsignedString(count) + " exceeds the "
+                    + (bytes.length - position) + " bytes left at offset " + position);
         }
         return (int) count;
     }

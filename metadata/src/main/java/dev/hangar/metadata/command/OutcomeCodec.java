@@ -120,14 +120,16 @@ public final class OutcomeCodec {
                 writer.writeBoolean(flag);
             }
             case VERSION -> {
-                if (!(value instanceof Optional<?> optional) || !optional.map(ObjectVersion.class::isInstance).orElse(true)) {
+                if (!(value instanceof Optional<?> optional)
+                        || !optional.map(ObjectVersion.class::isInstance).orElse(true)) {
                     throw wrongValue(command, "Optional<ObjectVersion>", value);
                 }
                 writer.writeBoolean(optional.isPresent());
                 optional.ifPresent(version -> writer.writeVersion((ObjectVersion) version));
             }
             case ACCESS_KEY -> {
-                if (!(value instanceof Optional<?> optional) || !optional.map(AccessKey.class::isInstance).orElse(true)) {
+                if (!(value instanceof Optional<?> optional)
+                        || !optional.map(AccessKey.class::isInstance).orElse(true)) {
                     throw wrongValue(command, "Optional<AccessKey>", value);
                 }
                 writer.writeBoolean(optional.isPresent());
