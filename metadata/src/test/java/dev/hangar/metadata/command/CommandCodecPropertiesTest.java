@@ -78,7 +78,8 @@ class CommandCodecPropertiesTest {
 
     @Test
     void mutatedCommandsAreRefusedOrDecodeToAValidCommand() {
-        PropertyRunner.check("a mutated command is refused or is a command", random -> new RandomCommands(random).command(),
+        PropertyRunner.check("a mutated command is refused or is a command",
+                random -> new RandomCommands(random).command(),
                 (command, random) -> {
                     byte[] mutated = Mutations.mutate(CommandCodec.encode(command), random);
                     MetadataCommand<?> decoded;

@@ -76,7 +76,8 @@ public final class RandomCommands {
             }
             case 9 -> {
                 MultipartUpload upload = upload();
-                yield new MetadataCommand.CompleteUpload(upload, version(upload.bucket(), upload.key()), precondition());
+                ObjectVersion version = version(upload.bucket(), upload.key());
+                yield new MetadataCommand.CompleteUpload(upload, version, precondition());
             }
             case 10 -> new MetadataCommand.AbortUpload(upload());
             case 11 -> new MetadataCommand.PutAccessKey(accessKey());
@@ -252,7 +253,8 @@ public final class RandomCommands {
     private Instant instant() {
         return switch (random.nextInt(4)) {
             case 0 -> oneOf(SAMPLE_INSTANTS);
-            case 1 -> Instant.ofEpochSecond(random.nextLong(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond() + 1),
+            case 1 -> Instant.ofEpochSecond(
+                    random.nextLong(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond() + 1),
                     random.nextInt(1_000_000_000));
             default -> Instant.ofEpochSecond(random.nextLong(1_500_000_000L, 2_500_000_000L),
                     random.nextInt(1_000_000) * 1_000L);
