@@ -1,0 +1,133 @@
+package dev.hangar.metadata.command;
+
+import dev.hangar.metadata.AccessKey;
+import dev.hangar.metadata.BucketRecord;
+import dev.hangar.metadata.MultipartUpload;
+import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.metadata.rocksdb.RecordFormat;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Appends the fields of a command or an outcome, in the conventions of the record format (unsigned
+ * LEB128 varints for counts and lengths, zigzag varint seconds + varint nanoseconds for instants,
+ * a presence byte before a nullable field), so that both formats read alike. Records go in as
+ * their {@link RecordFormat} body, preceded by the fields that body leaves to the RocksDB key.
+ */
+final class CodecWriter {
+    private byte[] buffer = new byte[128];
+    private int length;
+
+    void writeByte(int value) {
+        ensure(1);
+        buffer[length++] = (byte) value;
+    }
+
+    void writeBoolean(boolean value) {
+        writeByte(value ? 1 : 0);
+    }
+
+    void writeVarLong(long value) {
+        ensure(10);
+        long rest = value;
+        while ((rest & ~0x7FL) != 0) {
+            buffer[length++] = (byte) ((rest & 0x7F) | 0x80);
+            rest >>>= 7;
+        }
+        buffer[length++] = (byte) rest;
+    }
+
+    void writeBytes(byte[] bytes) {
+        writeVarLong(bytes.length);
+        ensure(bytes.length);
+        System.arraycopy(bytes, 0, buffer, length, bytes.length);
+        length += bytes.length;
+    }
+
+    /**
+     * Refuses a string with an unpaired surrogate: UTF-8 cannot hold one, and {@code getBytes}
+     * would silently write {@code ?} instead, so the command read back would not be the one sent.
+     */
+    void writeString(String text) {
+        requireWellFormed(text);
+        writeBytes(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    void writeNullableString(@Nullable String text) {
+        writeBoolean(text != null);
+        if (text != null) {
+            writeString(text);
+        }
+    }
+
+    void writeInstant(Instant instant) {
+        long seconds = instant.getEpochSecond();
+        writeVarLong((seconds << 1) ^ (seconds >> 63));
+        writeVarLong(instant.getNano());
+    }
+
+    void writeNullableInstant(@Nullable Instant instant) {
+        writeBoolean(instant != null);
+        if (instant != null) {
+            writeInstant(instant);
+        }
+    }
+
+    /** Count, then pairs in ascending name order: equal maps encode to equal bytes. */
+    void writeMap(Map<String, String> map) {
+        writeVarLong(map.size());
+        for (Map.Entry<String, String> entry : new TreeMap<>(map).entrySet()) {
+            writeString(entry.getKey());
+            writeString(entry.getValue());
+        }
+    }
+
+    void writeBucketRecord(BucketRecord bucket) {
+        writeString(bucket.name());
+        writeBytes(RecordFormat.encodeBucket(bucket));
+    }
+
+    void writeVersion(ObjectVersion version) {
+        writeString(version.bucket());
+        writeString(version.key());
+        writeBytes(RecordFormat.encodeObject(version));
+    }
+
+    void writeUpload(MultipartUpload upload) {
+        writeString(upload.bucket());
+        writeString(upload.key());
+        writeString(upload.uploadId());
+        writeBytes(RecordFormat.encodeUpload(upload));
+    }
+
+    void writeAccessKey(AccessKey key) {
+        writeString(key.accessKeyId());
+        writeBytes(RecordFormat.encodeAccessKey(key));
+    }
+
+    byte[] toByteArray() {
+        return Arrays.copyOf(buffer, length);
+    }
+
+    private static void requireWellFormed(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException("string has an unpaired surrogate at index " + i
+                        + " and cannot be encoded as UTF-8");
+            }
+        }
+    }
+
+    private void ensure(int extra) {
+        if (length + extra > buffer.length) {
+            buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, length + extra));
+        }
+    }
+}
