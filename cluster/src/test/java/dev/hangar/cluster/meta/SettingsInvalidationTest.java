@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SettingsInvalidationTest {
     private static final Instant NOW = Instant.parse("2026-03-04T05:06:07Z");
     private static final Duration LONG_TTL = Duration.ofHours(1);
+    private static final String GET = "table." + ReplicatedMetadataStore.TABLE + ".get";
     // Longer than any delay injected below, so that a delayed answer is still an answer.
     private static final TableConfig CONFIG =
             new TableConfig(ReplicatedMetadataStore.TABLE, 2, 2, Duration.ofSeconds(10), Duration.ofDays(1));
@@ -177,10 +178,17 @@ class SettingsInvalidationTest {
                 .filter(node -> !node.equals(reader) && !node.equals(slow)).findFirst().orElseThrow().value();
         cluster.faults.set(slow, reader, new NetworkFaults.LinkFaults(Duration.ofSeconds(2), Duration.ZERO, 0));
 
+        long getsBefore = cluster.node("b").client.calls().count(GET);
         CompletableFuture<Optional<BucketRecord>> before =
                 CompletableFuture.supplyAsync(() -> store("b").getBucket("photos"));
-        Thread.sleep(300);
-        assertThat(before).as("b's read, waiting for the slow replica").isNotDone();
+        // Once b has asked the slow replica, that replica answers at once (only its answer travels
+        // slowly), and b's own replica as fast: both answer what was there before the write below.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (cluster.node("b").client.calls().count(GET) == getsBefore && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        Thread.sleep(200);
+        assertThat(before).as("b's read, waiting for the slow replica's answer").isNotDone();
         BucketRecord bucket = new BucketRecord("photos", NOW, "us-east-1");
         assertThat(store(writer).createBucket(bucket)).isTrue();
 
