@@ -7,6 +7,7 @@ import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.MembershipTiming;
 import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.meta.ReplicatedMetadataStore;
+import dev.hangar.cluster.meta.SettingsInvalidation;
 import dev.hangar.cluster.replication.ReplicatedBlockStore;
 import dev.hangar.cluster.replication.ReplicationConfig;
 import dev.hangar.cluster.table.AntiEntropy;
@@ -121,7 +122,9 @@ final class ClusteredNode implements ClusterNode {
                                     server, addresses, localTable, table.clock());
                             ReplicatedBlockStore blocks = new ReplicatedBlockStore(self, layouts::current, localBlocks,
                                     client, server, addresses, replication, dataDir.resolve("cluster").resolve("resync"));
-                            services.set(new Services(table, antiEntropy, blocks));
+                            SettingsInvalidation invalidation = new SettingsInvalidation(self, layouts::current,
+                                    client, server, addresses, SettingsInvalidation.DEFAULT_WAIT);
+                            services.set(new Services(table, antiEntropy, blocks, invalidation));
                         });
             } catch (RuntimeException e) {
                 // The services may exist (the port failed to bind after they were built): close them too.
@@ -136,8 +139,9 @@ final class ClusteredNode implements ClusterNode {
             opened.add(started.antiEntropy);
             opened.add(started.table);
             opened.add(control);
-            ReplicatedMetadataStore metadata =
-                    new ReplicatedMetadataStore(started.table, dataDir.resolve("cluster").resolve("garbage"));
+            ReplicatedMetadataStore metadata = new ReplicatedMetadataStore(started.table,
+                    dataDir.resolve("cluster").resolve("garbage"), ReplicatedMetadataStore.DEFAULT_SETTINGS_TTL,
+                    ReplicatedMetadataStore.DEFAULT_GARBAGE_GRACE, started.invalidation);
             opened.add(metadata);
             BlockReclaimer reclaimer = new BlockReclaimer(metadata, started.blocks, config.reclaimInterval());
             StorageMaintenance maintenance =
@@ -155,7 +159,8 @@ final class ClusteredNode implements ClusterNode {
         }
     }
 
-    private record Services(ReplicatedTable table, AntiEntropy antiEntropy, ReplicatedBlockStore blocks) {}
+    private record Services(ReplicatedTable table, AntiEntropy antiEntropy, ReplicatedBlockStore blocks,
+            SettingsInvalidation invalidation) {}
 
     // A node that comes back UP missed writes; so did this one, if it was the one away. Either side
     // syncing the partitions they share brings both up to date, so each does it on seeing the other.

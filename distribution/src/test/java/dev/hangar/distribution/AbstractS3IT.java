@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.hangar.distribution.support.RawS3;
+import dev.hangar.distribution.support.RoundRobinNodes;
 import dev.hangar.distribution.support.S3Clients;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,7 +23,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -33,8 +36,10 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.client.builder.SdkClientBuilder;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
@@ -45,9 +50,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  *
  * <p>With the system property {@value SuiteCluster#NODES_PROPERTY} set to N &gt; 1 (the failsafe
  * executions {@code cluster-3} and {@code cluster-5}), that server is one node of an N-node cluster
- * on loopback, replication factor 3 in {@code consistent} mode, whose other nodes run in this JVM too;
- * each test class talks S3 to one of the N nodes, picked by its name, so the suite runs against every
- * node. The administration endpoints stay those of the Spring test server.
+ * on loopback, replication factor 3 in {@code consistent} mode, whose other nodes run in this JVM too.
+ * Each test's requests then go to every node in turn ({@link RoundRobinNodes}): the SDK clients point
+ * each request at the next node before they resolve its endpoint and sign it, and {@link #endpoint()}, {@link #nextPort()} and
+ * {@link #raw} give the next node on each call. So a bucket created through one node is configured
+ * through the next and written and read through the others, as a client behind a load balancer
+ * would. A class that must talk to one node only says so ({@link #usesTheServersAdministration()});
+ * the administration endpoints stay those of the Spring test server.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 @SpringBootTest(classes = HangarApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -65,12 +74,18 @@ public abstract class AbstractS3IT {
     protected static final int MIB = 1024 * 1024;
 
     private static final Path DATA_DIR = createDataDir();
-    private static final Map<Integer, Clients> CLIENTS = new ConcurrentHashMap<>();
+    // By the endpoint they talk to: "spread" for the clients that go to every node in turn.
+    private static final Map<String, Clients> CLIENTS = new ConcurrentHashMap<>();
+    private static @Nullable RoundRobinNodes everyNode;
     private static final AtomicInteger BUCKET_COUNTER = new AtomicInteger();
     private static final String RUN_ID = randomSuffix(5);
 
+    /** The S3 port of the Spring test server; in a cluster, node n1. See {@link #nextPort()}. */
     @LocalServerPort
     protected int port;
+
+    // The nodes this class's requests go to in turn: null when it talks to {@link #port} only.
+    private @Nullable RoundRobinNodes nodes;
 
     @LocalManagementPort
     protected int managementPort;
@@ -114,41 +129,104 @@ public abstract class AbstractS3IT {
 
     @BeforeAll
     void connectClients() {
+        Clients clients;
         if (SuiteCluster.isOn()) {
             SuiteCluster.awaitFormed(node);
         }
         if (SuiteCluster.isOn() && !usesTheServersAdministration()) {
-            List<Integer> ports = new ArrayList<>(List.of(port));
-            ports.addAll(SuiteCluster.peerPorts());
-            int index = Math.floorMod(getClass().getName().hashCode(), ports.size());
-            port = ports.get(index);
-            System.out.println(getClass().getSimpleName() + " talks S3 to cluster node n" + (index + 1));
+            nodes = everyNode(port);
+            clients = CLIENTS.computeIfAbsent("spread", name -> new Clients(URI.create("http://localhost:" + port), nodes));
+        } else {
+            clients = CLIENTS.computeIfAbsent("localhost:" + port, name -> new Clients(URI.create("http://" + name), null));
         }
-        Clients clients = CLIENTS.computeIfAbsent(port, Clients::new);
         s3 = clients.sync;
         s3Async = clients.async;
         s3WhenRequired = clients.whenRequired;
         http = clients.http;
-        raw = new RawS3(endpoint(), REGION, ACCESS_KEY, SECRET_KEY, http);
+        raw = new RawS3(this::endpoint, REGION, ACCESS_KEY, SECRET_KEY, http);
+    }
+
+    // One rotation for the whole run, shared by every class's clients: n1 (the Spring test server) and its peers.
+    private static synchronized RoundRobinNodes everyNode(int springServerPort) {
+        if (everyNode == null) {
+            List<Integer> ports = new ArrayList<>(List.of(springServerPort));
+            ports.addAll(SuiteCluster.peerPorts());
+            everyNode = new RoundRobinNodes(ports);
+        }
+        return everyNode;
     }
 
     /**
-     * Whether the class uses the administration (access keys, lifecycle runs), metrics or website
-     * listener of the server it talks S3 to; in a cluster it then talks to the Spring test server, whose
-     * {@link #managementEndpoint()} and {@link #websitePort()} those are. (Another node would see an
-     * access key changed there only once its cache of access keys refreshes, within 2 s.)
+     * Whether the class must talk S3 to the server whose administration, metrics or website listener
+     * it uses ({@link #managementEndpoint()}, {@link #websitePort()}): in a cluster, its requests then
+     * all go to the Spring test server rather than to every node in turn. Settings changed there
+     * (access keys, bucket configurations) apply on every node at once, so only what one node alone
+     * sees needs it: its own request metrics, for instance.
      */
     protected boolean usesTheServersAdministration() {
         return false;
     }
 
-    protected URI endpoint() {
-        return URI.create("http://localhost:" + port);
+    /**
+     * A client whose requests all go to one node, the Spring test server, whatever this class's others
+     * do: for what a leaderless cluster guarantees only through one coordinator. Say why where it is
+     * used.
+     */
+    protected S3Client s3OnOneNode() {
+        return CLIENTS.computeIfAbsent("localhost:" + port, name -> new Clients(URI.create("http://" + name), null)).sync;
     }
 
-    /** The base endpoint for virtual-host-style addressing: buckets live at {@code bucket.s3.localhost}. */
+    /**
+     * The S3 port of the node that takes the next request: in a cluster, each node in turn; else the
+     * server's. For requests a test sends over its own sockets.
+     */
+    protected int nextPort() {
+        return nodes == null ? port : nodes.nextPort();
+    }
+
+    /** {@code http://localhost:port} of the node that takes the next request (see {@link #nextPort()}). */
+    protected URI endpoint() {
+        return URI.create("http://localhost:" + nextPort());
+    }
+
+    /**
+     * The base endpoint for virtual-host-style addressing of the node that takes the next request:
+     * buckets live at {@code bucket.s3.localhost}.
+     */
     protected URI virtualHostEndpoint() {
-        return URI.create("http://" + DOMAIN + ":" + port);
+        return URI.create("http://" + DOMAIN + ":" + nextPort());
+    }
+
+    /**
+     * An SDK client for another access key, path-style, whose requests go where this class's go: to
+     * every node in turn in a cluster. The caller closes it.
+     */
+    protected S3Client clientFor(String accessKey, String secretKey) {
+        return clientFor(URI.create("http://localhost:" + port), accessKey, secretKey, true, builder -> {
+        });
+    }
+
+    /** As {@link #clientFor(String, String)}, with this endpoint's host (virtual-host style) and customizations. */
+    protected S3Client clientFor(URI endpoint, String accessKey, String secretKey, boolean pathStyle,
+            Consumer<S3ClientBuilder> customizer) {
+        return S3Clients.sync(endpoint, accessKey, secretKey, pathStyle, builder -> {
+            customizer.accept(builder);
+            spread(builder);
+        });
+    }
+
+    /**
+     * Makes a client built for this class's server spread its requests as this class's clients do: the
+     * last step of its builder's customization (an override configuration set after it replaces it).
+     */
+    protected void spread(SdkClientBuilder<?, ?> builder) {
+        spread(builder, nodes);
+    }
+
+    private static void spread(SdkClientBuilder<?, ?> builder, @Nullable RoundRobinNodes nodes) {
+        if (nodes != null) {
+            builder.overrideConfiguration(builder.overrideConfiguration().toBuilder().addExecutionInterceptor(nodes).build());
+        }
     }
 
     /** The port of the static website listener. */
@@ -227,7 +305,10 @@ public abstract class AbstractS3IT {
         }
     }
 
-    /** The clients of one server, built once and closed when the test JVM exits. */
+    /**
+     * The clients of one server, or of every node in turn, built once and closed when the test JVM
+     * exits.
+     */
     private static final class Clients {
 
         final S3Client sync;
@@ -235,20 +316,20 @@ public abstract class AbstractS3IT {
         final S3Client whenRequired;
         final HttpClient http;
 
-        Clients(int port) {
-            URI endpoint = URI.create("http://localhost:" + port);
-            sync = S3Clients.sync(endpoint, ACCESS_KEY, SECRET_KEY);
-            async = S3Clients.async(endpoint, ACCESS_KEY, SECRET_KEY, builder -> {
+        Clients(URI endpoint, @Nullable RoundRobinNodes nodes) {
+            sync = S3Clients.sync(endpoint, ACCESS_KEY, SECRET_KEY, true, builder -> spread(builder, nodes));
+            async = S3Clients.async(endpoint, ACCESS_KEY, SECRET_KEY, builder -> spread(builder, nodes));
+            whenRequired = S3Clients.sync(endpoint, ACCESS_KEY, SECRET_KEY, true, builder -> {
+                spread(builder, nodes);
+                builder.requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
             });
-            whenRequired = S3Clients.sync(endpoint, ACCESS_KEY, SECRET_KEY, true, builder -> builder
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED));
             http = RawS3.newHttpClient();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 sync.close();
                 async.close();
                 whenRequired.close();
-            }, "close-s3-clients-" + port));
+            }, "close-s3-clients-" + endpoint.getAuthority()));
         }
     }
 }

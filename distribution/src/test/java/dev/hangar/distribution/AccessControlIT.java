@@ -18,11 +18,6 @@ import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
  */
 class AccessControlIT extends AbstractS3IT {
 
-    @Override
-    protected boolean usesTheServersAdministration() {
-        return true;
-    }
-
     private AdminApi admin;
 
     @BeforeAll
@@ -134,10 +129,10 @@ class AccessControlIT extends AbstractS3IT {
     }
 
     private URI anonymousUri(String bucket, String key) {
-        return URI.create("http://127.0.0.1:" + port + "/" + bucket + (key == null ? "" : "/" + key));
+        return URI.create("http://127.0.0.1:" + nextPort() + "/" + bucket + (key == null ? "" : "/" + key));
     }
 
     private S3Client clientFor(AdminApi.Key key) {
-        return S3Clients.sync(endpoint(), key.id(), key.secret());
+        return clientFor(key.id(), key.secret());
     }
 }

@@ -20,10 +20,6 @@ import tools.jackson.databind.JsonNode;
  */
 class AccessKeysIT extends AbstractS3IT {
 
-    @Override
-    protected boolean usesTheServersAdministration() {
-        return true;
-    }
     private static final Pattern KEY_ID = Pattern.compile("HK[A-Z0-9]{18}");
 
     private AdminApi admin;
@@ -293,6 +289,6 @@ class AccessKeysIT extends AbstractS3IT {
     }
 
     private S3Client clientFor(AdminApi.Key key) {
-        return S3Clients.sync(endpoint(), key.id(), key.secret());
+        return clientFor(key.id(), key.secret());
     }
 }

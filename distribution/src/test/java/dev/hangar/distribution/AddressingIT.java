@@ -34,7 +34,7 @@ class AddressingIT extends AbstractS3IT {
 
     @BeforeAll
     void createVirtualHostClient() {
-        virtualHost = S3Clients.sync(virtualHostEndpoint(), ACCESS_KEY, SECRET_KEY, false, builder -> builder
+        virtualHost = clientFor(virtualHostEndpoint(), ACCESS_KEY, SECRET_KEY, false, builder -> builder
             .overrideConfiguration(configuration -> configuration
                 .retryStrategy(AwsRetryStrategy.doNotRetry())
                 .addExecutionInterceptor(new ExecutionInterceptor() {

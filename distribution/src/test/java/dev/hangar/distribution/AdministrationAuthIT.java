@@ -40,11 +40,6 @@ import software.amazon.awssdk.services.s3.model.LifecycleRuleFilter;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class AdministrationAuthIT extends AbstractS3IT {
 
-    @Override
-    protected boolean usesTheServersAdministration() {
-        return true;
-    }
-
     private AdminApi admin;
     private AdminApi anonymous;
 

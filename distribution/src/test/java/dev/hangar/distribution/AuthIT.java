@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,24 +53,29 @@ class AuthIT extends AbstractS3IT {
     private static final int BODY_SIZE = 300_000; // the signer cuts 128 KiB chunks: three data chunks
 
     private String bucket;
-    private S3Presigner presigner;
+    // One per node: presigned URLs go to every node in turn, as the other requests do.
+    private final Map<URI, S3Presigner> presigners = new ConcurrentHashMap<>();
 
     @BeforeAll
     void setUp() {
         bucket = createBucket("auth");
-        presigner = S3Clients.presigner(endpoint(), ACCESS_KEY, SECRET_KEY);
     }
 
     @AfterAll
     void tearDown() {
-        presigner.close();
+        presigners.values().forEach(S3Presigner::close);
+    }
+
+    /** A presigner for the node that takes the next request. */
+    private S3Presigner presigner() {
+        return presigners.computeIfAbsent(endpoint(), node -> S3Clients.presigner(node, ACCESS_KEY, SECRET_KEY));
     }
 
     // ---------------------------------------------------------------- credentials
 
     @Test
     void wrongSecretIsSignatureDoesNotMatch() {
-        try (S3Client wrong = S3Clients.sync(endpoint(), ACCESS_KEY, "not-the-secret-key-at-all-0000000000000000")) {
+        try (S3Client wrong = clientFor(ACCESS_KEY, "not-the-secret-key-at-all-0000000000000000")) {
             assertS3Error(wrong::listBuckets, 403, "SignatureDoesNotMatch");
             assertS3Error(() -> wrong.getObjectAsBytes(request -> request.bucket(bucket).key("anything")), 403, "SignatureDoesNotMatch");
             assertS3Error(() -> wrong.putObject(request -> request.bucket(bucket).key("wrong-secret"), RequestBody.fromString("x")),
@@ -80,7 +86,7 @@ class AuthIT extends AbstractS3IT {
 
     @Test
     void unknownAccessKeyIsInvalidAccessKeyId() {
-        try (S3Client unknown = S3Clients.sync(endpoint(), "AKIDNOTKNOWNTOHANGAR", SECRET_KEY)) {
+        try (S3Client unknown = clientFor("AKIDNOTKNOWNTOHANGAR", SECRET_KEY)) {
             assertS3Error(unknown::listBuckets, 403, "InvalidAccessKeyId");
             assertS3Error(() -> unknown.putObject(request -> request.bucket(bucket).key("unknown-key"), RequestBody.fromString("x")),
                 403, "InvalidAccessKeyId");
@@ -112,13 +118,13 @@ class AuthIT extends AbstractS3IT {
     @Test
     void presignedGetAndPut() {
         byte[] body = RandomContent.of(701, 5000).bytes();
-        URI putUrl = URI.create(presigner.presignPutObject(request -> request.signatureDuration(Duration.ofMinutes(5))
+        URI putUrl = URI.create(presigner().presignPutObject(request -> request.signatureDuration(Duration.ofMinutes(5))
             .putObjectRequest(put -> put.bucket(bucket).key("presigned"))).url().toString());
         RawS3.Response put = raw.send(HttpRequest.newBuilder(putUrl).PUT(HttpRequest.BodyPublishers.ofByteArray(body)).build());
         assertThat(put.status()).as("%s", put).isEqualTo(200);
         assertThat(put.header("ETag")).contains('"' + Digests.md5Hex(body) + '"');
 
-        URI getUrl = URI.create(presigner.presignGetObject(request -> request.signatureDuration(Duration.ofMinutes(5))
+        URI getUrl = URI.create(presigner().presignGetObject(request -> request.signatureDuration(Duration.ofMinutes(5))
             .getObjectRequest(get -> get.bucket(bucket).key("presigned"))).url().toString());
         RawS3.Response get = raw.send(HttpRequest.newBuilder(getUrl).GET().build());
         assertThat(get.status()).as("%s", get).isEqualTo(200);
@@ -130,7 +136,7 @@ class AuthIT extends AbstractS3IT {
     @Test
     void tamperedPresignedUrlIsSignatureDoesNotMatch() {
         s3.putObject(request -> request.bucket(bucket).key("presigned-tamper"), RequestBody.fromString("x"));
-        String url = presigner.presignGetObject(request -> request.signatureDuration(Duration.ofMinutes(5))
+        String url = presigner().presignGetObject(request -> request.signatureDuration(Duration.ofMinutes(5))
             .getObjectRequest(get -> get.bucket(bucket).key("presigned-tamper"))).url().toString();
         String tampered = url.replace("presigned-tamper", "presigned-tampex");
         RawS3.Response response = raw.send(HttpRequest.newBuilder(URI.create(tampered)).GET().build());
@@ -141,7 +147,7 @@ class AuthIT extends AbstractS3IT {
     @Test
     void expiredPresignedUrlIsAccessDenied() throws InterruptedException {
         s3.putObject(request -> request.bucket(bucket).key("presigned-expiring"), RequestBody.fromString("soon gone"));
-        URI url = URI.create(presigner.presignGetObject(request -> request.signatureDuration(Duration.ofSeconds(1))
+        URI url = URI.create(presigner().presignGetObject(request -> request.signatureDuration(Duration.ofSeconds(1))
             .getObjectRequest(get -> get.bucket(bucket).key("presigned-expiring"))).url().toString());
         Thread.sleep(2_500);
         RawS3.Response response = raw.send(HttpRequest.newBuilder(url).GET().build());

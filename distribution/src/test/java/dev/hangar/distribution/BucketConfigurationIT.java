@@ -452,7 +452,7 @@ class BucketConfigurationIT extends AbstractS3IT {
         String secret = "reader-secret-" + randomSuffix(24);
         node.metadata().putAccessKey(new AccessKey(keyId, secret, Instant.now(), false,
             Map.of(bucket, new BucketPermission(true, false, false))));
-        try (S3Client reader = S3Clients.sync(endpoint(), keyId, secret)) {
+        try (S3Client reader = clientFor(keyId, secret)) {
             assertThat(reader.getObjectAsBytes(request -> request.bucket(bucket).key("report.csv")).asUtf8String())
                 .isEqualTo("a,b\n1,2\n");
 

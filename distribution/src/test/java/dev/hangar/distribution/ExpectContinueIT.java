@@ -96,7 +96,8 @@ class ExpectContinueIT extends AbstractS3IT {
             .presignPost(endpoint().toString(), bucket, "posted.bin", Map.of(), List.of(), 300);
         FormBody form = FormBody.of(fields, "posted.bin", "application/octet-stream", file);
 
-        Exchange exchange = exchange("POST", "/" + bucket, Map.of("Content-Type", form.contentType()), form.bytes());
+        Exchange exchange = exchange(nextPort(), "POST", "/" + bucket, Map.of("Content-Type", form.contentType()),
+            form.bytes());
 
         exchange.assertContinuedThenClosed(204);
         assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key("posted.bin")).asByteArray())
@@ -117,21 +118,22 @@ class ExpectContinueIT extends AbstractS3IT {
             }
         });
         String rawQuery = signed.request().encodedQueryParameters().map(value -> "?" + value).orElse("");
-        return exchange(method.name(), path + rawQuery, sent, body);
+        return exchange(signed.request().port(), method.name(), path + rawQuery, sent, body);
     }
 
     /**
-     * Sends the head with {@code Expect: 100-continue} and {@code Connection: close}, reads the interim response,
-     * then sends the body and reads everything up to the end of the connection.
+     * Sends the head with {@code Expect: 100-continue} and {@code Connection: close} to the node at {@code node}
+     * (the one a signed request names in its Host), reads the interim response, then sends the body and reads
+     * everything up to the end of the connection.
      */
-    private Exchange exchange(String method, String target, Map<String, String> headers, byte[] body)
+    private static Exchange exchange(int node, String method, String target, Map<String, String> headers, byte[] body)
             throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket("127.0.0.1", node)) {
             socket.setSoTimeout(60_000);
             OutputStream out = socket.getOutputStream();
             InputStream in = socket.getInputStream();
             StringBuilder head = new StringBuilder(method + " " + target + " HTTP/1.1\r\n")
-                .append("Host: localhost:").append(port).append("\r\n")
+                .append("Host: localhost:").append(node).append("\r\n")
                 .append("Expect: 100-continue\r\nConnection: close\r\n")
                 .append("Content-Length: ").append(body.length).append("\r\n");
             headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));

@@ -34,10 +34,6 @@ import software.amazon.awssdk.services.s3.model.Tag;
  */
 class LifecycleIT extends AbstractS3IT {
 
-    @Override
-    protected boolean usesTheServersAdministration() {
-        return true;
-    }
     private static final Duration THREE_DAYS = Duration.ofDays(3);
 
     private AdminApi admin;

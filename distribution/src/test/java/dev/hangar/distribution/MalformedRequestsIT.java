@@ -137,7 +137,7 @@ class MalformedRequestsIT extends AbstractS3IT {
             default -> throw new IllegalArgumentException(what);
         };
 
-        RawHttp.Answer answer = RawHttp.exchange(port, request.getBytes(StandardCharsets.ISO_8859_1));
+        RawHttp.Answer answer = RawHttp.exchange(nextPort(), request.getBytes(StandardCharsets.ISO_8859_1));
 
         assertS3XmlError(answer, what);
         assertThat(answer.status()).as("%s", answer).isEqualTo(status);
@@ -245,7 +245,7 @@ class MalformedRequestsIT extends AbstractS3IT {
     }
 
     private RawHttp.Answer send(String method, String target, String headers, byte[] body) {
-        return RawHttp.exchange(port, RawHttp.request(
+        return RawHttp.exchange(nextPort(), RawHttp.request(
                 method + " " + target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n" + headers + "\r\n", body));
     }
 

@@ -18,6 +18,8 @@ import software.amazon.awssdk.core.sync.RequestBody;
  */
 class MetricsIT extends AbstractS3IT {
 
+    // It counts the requests one server timed, on that server's management port: in a cluster, its
+    // requests all go to the Spring test server, whose metrics these are.
     @Override
     protected boolean usesTheServersAdministration() {
         return true;

@@ -48,11 +48,11 @@ class MultipartIT extends AbstractS3IT {
     @BeforeAll
     void setUp() {
         bucket = createBucket("multipart");
-        multipartAsync = S3Clients.async(endpoint(), ACCESS_KEY, SECRET_KEY, builder -> builder
+        multipartAsync = S3Clients.async(endpoint(), ACCESS_KEY, SECRET_KEY, builder -> spread(builder
             .multipartEnabled(true)
             .multipartConfiguration(configuration -> configuration
                 .thresholdInBytes(8L * MIB)
-                .minimumPartSizeInBytes(MIN_PART)));
+                .minimumPartSizeInBytes(MIN_PART))));
     }
 
     @AfterAll

@@ -30,11 +30,6 @@ import software.amazon.awssdk.services.s3.model.Type;
  */
 class ObjectAclIT extends AbstractS3IT {
 
-    @Override
-    protected boolean usesTheServersAdministration() {
-        return true;
-    }
-
     private static final String ALL_USERS = "http://acs.amazonaws.com/groups/global/AllUsers";
 
     private String bucket;
@@ -172,7 +167,7 @@ class ObjectAclIT extends AbstractS3IT {
         AdminApi.Key key = admin.createBucketCreator();
         String own = newBucketName("acl-own");
         String granted = createBucket("acl-granted");
-        try (S3Client client = S3Clients.sync(endpoint(), key.id(), key.secret())) {
+        try (S3Client client = clientFor(key.id(), key.secret())) {
             assertThat(client.listBuckets().buckets()).isEmpty();
             client.createBucket(request -> request.bucket(own).acl(BucketCannedACL.PRIVATE));
             client.putObject(request -> request.bucket(own).key("mine"), RequestBody.fromString("mine"));

@@ -69,12 +69,13 @@ class PostObjectIT extends AbstractS3IT {
             .field("Content-Type", "image/png")
             .field("x-amz-meta-origin", "browser form");
 
-        RawS3.Response response = post(form.withFile("photo.png", "application/octet-stream", content.bytes()));
+        URI node = endpoint();
+        RawS3.Response response = post(node, bucket, form.withFile("photo.png", "application/octet-stream", content.bytes()));
 
         assertThat(response.status()).as("%s", response).isEqualTo(204);
         assertThat(response.body()).isEmpty();
         assertThat(response.header("ETag")).contains(content.etag());
-        assertThat(response.header("Location")).contains(endpoint() + "/" + bucket + "/uploads%2Fphoto.png");
+        assertThat(response.header("Location")).contains(node + "/" + bucket + "/uploads%2Fphoto.png");
         ResponseBytes<GetObjectResponse> stored = s3.getObjectAsBytes(request -> request.bucket(bucket)
             .key("uploads/photo.png"));
         assertThat(stored.asByteArray()).isEqualTo(content.bytes());
@@ -93,10 +94,11 @@ class PostObjectIT extends AbstractS3IT {
             .field("key", "big/three mebibytes.bin")
             .field("success_action_status", "201");
 
-        RawS3.Response response = post(form.withFile("three.bin", "application/octet-stream", content.bytes()));
+        URI node = endpoint();
+        RawS3.Response response = post(node, bucket, form.withFile("three.bin", "application/octet-stream", content.bytes()));
 
         assertThat(response.status()).as("%s", response).isEqualTo(201);
-        String location = endpoint() + "/" + bucket + "/big%2Fthree%20mebibytes.bin";
+        String location = node + "/" + bucket + "/big%2Fthree%20mebibytes.bin";
         assertThat(response.header("Location")).contains(location);
         assertThat(response.header("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/xml"));
         assertThat(response.bodyText()).contains(
@@ -221,10 +223,11 @@ class PostObjectIT extends AbstractS3IT {
             .field("success_action_status", "201");
         FormBody body = form.withFile("v.txt", "text/plain", "virtual".getBytes(StandardCharsets.UTF_8));
 
-        String response = rawPost(bucket + "." + DOMAIN + ":" + port, "/", body);
+        int node = nextPort();
+        String response = rawPost(node, bucket + "." + DOMAIN + ":" + node, "/", body);
 
         assertThat(response).startsWith("HTTP/1.1 201");
-        assertThat(response).contains("<Location>http://" + bucket + "." + DOMAIN + ":" + port + "/virtual%2Fhost</Location>");
+        assertThat(response).contains("<Location>http://" + bucket + "." + DOMAIN + ":" + node + "/virtual%2Fhost</Location>");
         assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key("virtual/host")).asUtf8String())
             .isEqualTo("virtual");
     }
@@ -555,7 +558,11 @@ class PostObjectIT extends AbstractS3IT {
     }
 
     private RawS3.Response post(String target, FormBody body) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint() + "/" + target))
+        return post(endpoint(), target, body);
+    }
+
+    private RawS3.Response post(URI node, String target, FormBody body) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(node + "/" + target))
             .version(HttpClient.Version.HTTP_1_1)
             .timeout(Duration.ofMinutes(2))
             .header("Content-Type", "multipart/form-data; boundary=" + body.boundary())
@@ -564,8 +571,8 @@ class PostObjectIT extends AbstractS3IT {
         return raw.send(request);
     }
 
-    /** A POST over a plain socket, for a Host header java.net.http will not send. */
-    private String rawPost(String host, String path, FormBody body) throws IOException {
+    /** A POST over a plain socket to the node at {@code port}, for a Host header java.net.http will not send. */
+    private static String rawPost(int port, String host, String path, FormBody body) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(60_000);
             OutputStream out = socket.getOutputStream();

@@ -44,11 +44,6 @@ import software.amazon.awssdk.services.s3.model.WebsiteConfiguration;
  */
 class WebsiteIT extends AbstractS3IT {
 
-    @Override
-    protected boolean usesTheServersAdministration() {
-        return true;
-    }
-
     private static final String HTML = "text/html; charset=utf-8";
     private static final String INDEX = "<html><body>home</body></html>";
     private static final String ERROR = "<html><body>custom error</body></html>";

@@ -114,6 +114,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
 
     private final ReplicatedTable table;
     private final SettingsCache settings;
+    private final SettingsInvalidation.Served invalidation;
     private final Duration garbageGrace;
     private final GarbageQueue garbage;
     private final StoreLocks locks = new StoreLocks();
@@ -138,8 +139,15 @@ public final class ReplicatedMetadataStore implements MetadataStore {
      * do not reference it (see {@link #pendingGarbage}).
      */
     public ReplicatedMetadataStore(ReplicatedTable table, Path garbageDir, Duration settingsTtl, Duration garbageGrace) {
+        this(table, garbageDir, settingsTtl, garbageGrace, SettingsInvalidation.local());
+    }
+
+    /** As above, telling the other nodes through {@code invalidation} to drop their copies of the settings it changes. */
+    public ReplicatedMetadataStore(ReplicatedTable table, Path garbageDir, Duration settingsTtl, Duration garbageGrace,
+            SettingsInvalidation invalidation) {
         this.table = Objects.requireNonNull(table, "table");
         this.settings = new SettingsCache(table, settingsTtl);
+        this.invalidation = invalidation.serve(settings);
         this.garbageGrace = garbageGrace;
         this.garbage = GarbageQueue.open(garbageDir);
     }
@@ -950,6 +958,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
      */
     @Override
     public void close() {
+        invalidation.close();
         locks.close(garbage::close);
     }
 
@@ -1092,7 +1101,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         try {
             Replies.join(table.put(partitionKey, sortKey, value), what);
         } finally {
-            settings.forget(partitionKey, sortKey);
+            invalidation.changed(partitionKey, sortKey);
         }
     }
 
@@ -1101,7 +1110,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         try {
             Replies.join(table.delete(partitionKey, sortKey), what);
         } finally {
-            settings.forget(partitionKey, sortKey);
+            invalidation.changed(partitionKey, sortKey);
         }
     }
 
@@ -1116,8 +1125,11 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         try {
             Replies.join(CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)), what);
         } finally {
-            // Cached absences of the deleted records are as right as before; copies read meanwhile are not.
-            settings.forgetAll();
+            // Cached absences of the deleted records are as right as before; copies read meanwhile are
+            // not. With nothing deleted, every copy is as right as before.
+            if (!deletes.isEmpty()) {
+                invalidation.changedPartition(partitionKey);
+            }
         }
     }
 

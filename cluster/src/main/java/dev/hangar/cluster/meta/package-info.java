@@ -12,6 +12,10 @@
  * orphans). The queue of blocks to free is local to each node ({@code GarbageQueue}), as are the
  * whole-store views, read from this node's replica ({@code LocalReplica}). Listings page through
  * quorum range reads ({@code RangeCursor}) and roll keys up at the delimiter ({@code Rollup}).
+ *
+ * <p>Bucket records, bucket configurations and access keys, which every request consults, are kept
+ * for a second by each node ({@code SettingsCache}); a node that changes one tells every other node
+ * to drop its copy before the change returns ({@link dev.hangar.cluster.meta.SettingsInvalidation}).
  */
 @NullMarked
 package dev.hangar.cluster.meta;

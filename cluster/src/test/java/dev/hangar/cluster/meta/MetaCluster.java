@@ -70,6 +70,7 @@ final class MetaCluster implements AutoCloseable {
         @Nullable RocksDbLocalTable local;
         @Nullable ReplicatedTable table;
         @Nullable AntiEntropy antiEntropy;
+        @Nullable SettingsInvalidation invalidation;
         @Nullable ReplicatedMetadataStore store;
 
         Node(NodeId id) {
@@ -83,14 +84,21 @@ final class MetaCluster implements AutoCloseable {
             table = new ReplicatedTable(config, id, () -> layout, client, server, addresses::get, local);
             antiEntropy =
                     new AntiEntropy(config, id, () -> layout, client, server, addresses::get, local, table.clock());
+            invalidation = new SettingsInvalidation(id, () -> layout, client, server, addresses::get,
+                    SettingsInvalidation.DEFAULT_WAIT);
             addresses.put(id, server.start("127.0.0.1", 0));
         }
 
         /** A new store on this node's table and garbage directory; the node closes it when it stops. */
         ReplicatedMetadataStore openStore() {
+            return openStore(ReplicatedMetadataStore.DEFAULT_SETTINGS_TTL);
+        }
+
+        /** As {@link #openStore()}, keeping settings read from the quorum for {@code settingsTtl}. */
+        ReplicatedMetadataStore openStore(Duration settingsTtl) {
             // No garbage grace: the contract expects queued blocks back at once.
             store = new ReplicatedMetadataStore(table, dir.resolve(id.value()).resolve("garbage"),
-                    ReplicatedMetadataStore.DEFAULT_SETTINGS_TTL, Duration.ZERO);
+                    settingsTtl, Duration.ZERO, invalidation);
             return store;
         }
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.http.ContentStreamProvider;
@@ -41,14 +42,22 @@ public final class RawS3 {
     private static final Set<String> RESTRICTED_HEADERS = Set.of("host", "content-length", "connection", "expect", "upgrade");
     private static final Pattern ERROR_CODE = Pattern.compile("<Code>([^<]*)</Code>");
 
-    private final URI endpoint;
+    private final Supplier<URI> endpoints;
     private final String region;
     private final AwsCredentialsIdentity credentials;
     private final HttpClient http;
     private final AwsV4HttpSigner signer = AwsV4HttpSigner.create();
 
     public RawS3(URI endpoint, String region, String accessKey, String secretKey, HttpClient http) {
-        this.endpoint = endpoint;
+        this(() -> endpoint, region, accessKey, secretKey, http);
+    }
+
+    /**
+     * Requests to the endpoint {@code endpoints} gives for each request built, e.g. each node of a
+     * cluster in turn ({@link RoundRobinNodes}).
+     */
+    public RawS3(Supplier<URI> endpoints, String region, String accessKey, String secretKey, HttpClient http) {
+        this.endpoints = endpoints;
         this.region = region;
         this.credentials = AwsCredentialsIdentity.create(accessKey, secretKey);
         this.http = http;
@@ -66,11 +75,12 @@ public final class RawS3 {
     }
 
     /**
-     * A request to the test server.
+     * A request to the test server (the next endpoint of a spreading {@code RawS3}).
      *
      * @param signAsHttps build the request as https (see the class comment); {@link #send} still uses http
      */
     public SdkHttpRequest.Builder request(SdkHttpMethod method, String encodedPath, boolean signAsHttps) {
+        URI endpoint = endpoints.get();
         return SdkHttpRequest.builder()
             .method(method)
             .protocol(signAsHttps ? "https" : "http")
@@ -107,10 +117,13 @@ public final class RawS3 {
         return send(signed.request(), body);
     }
 
-    /** Sends the request's headers with the given body; the body may differ from what was signed. */
+    /**
+     * Sends the request's headers with the given body, over plain HTTP to the host and port it was
+     * built (and signed) for; the body may differ from what was signed.
+     */
     public Response send(SdkHttpRequest request, byte[] body) {
         URI signedUri = request.getUri();
-        String target = "http://" + endpoint.getHost() + ":" + endpoint.getPort() + signedUri.getRawPath()
+        String target = "http://" + request.host() + ":" + request.port() + signedUri.getRawPath()
             + (signedUri.getRawQuery() == null ? "" : "?" + signedUri.getRawQuery());
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(target))
             .version(HttpClient.Version.HTTP_1_1)
