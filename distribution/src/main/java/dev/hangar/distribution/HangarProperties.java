@@ -56,6 +56,9 @@ public record HangarProperties(
      *     it below the process's file descriptor limit)
      * @param maxConcurrentRequests requests beyond this many running at once on a listener are answered
      *     {@code 503 SlowDown}
+     * @param managementMaxConcurrentRequests requests beyond this many running at once on the management
+     *     listener are answered {@code 503}; its own, lower bound, for its endpoints run blocking work on a
+     *     shared pool
      */
     public record Http(
             @DefaultValue("60s") Duration idleTimeout,
@@ -63,7 +66,8 @@ public record HangarProperties(
             @DefaultValue("60s") Duration readTimeout,
             @DefaultValue("60s") Duration writeTimeout,
             @DefaultValue("4096") int maxConnections,
-            @DefaultValue("1024") int maxConcurrentRequests) {
+            @DefaultValue("1024") int maxConcurrentRequests,
+            @DefaultValue("64") int managementMaxConcurrentRequests) {
 
         /** The limits as the S3 API module takes them. */
         public ListenerLimits limits() {
