@@ -139,7 +139,8 @@ final class ClusteredNode implements ClusterNode {
             opened.add(metadata);
             BlockReclaimer reclaimer = new BlockReclaimer(metadata, started.blocks, config.reclaimInterval());
             StorageMaintenance maintenance =
-                    new StorageMaintenance(metadata, started.blocks, maintenanceConfig, Clock.systemUTC(), false);
+                    new StorageMaintenance(metadata, started.blocks, reclaimer.leases(), maintenanceConfig,
+                            Clock.systemUTC(), false);
             ClusteredNode node = new ClusteredNode(control, localBlocks, localTable, started.table,
                     started.antiEntropy, started.blocks, metadata, reclaimer, maintenance);
             node.listen();
