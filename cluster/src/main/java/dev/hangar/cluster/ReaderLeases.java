@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A scrub consults them the same way before it removes an orphan ({@link #leased}): a block that an
  * overwrite queued while a read holds it is referenced by no metadata, so it looks like an orphan.
  *
- * <p>Leases are this node's, in memory: they protect reads from this node's reclamation only.
+ * <p>Leases are this node's, in memory. Another node's reclaimer asks about them over RPC before it
+ * frees blocks ({@link ClusterReaders}): the node answers after the same barrier and wait.
  */
 public final class ReaderLeases {
     private final AtomicLong clock = new AtomicLong();

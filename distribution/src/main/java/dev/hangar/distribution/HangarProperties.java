@@ -247,6 +247,10 @@ public record HangarProperties(
      * @param tls TLS on the RPC port
      * @param maxClockSkew how far ahead of this node's clock a timestamp from another node may be before
      *     it is refused
+     * @param garbageGrace how long a chunk an overwrite or delete made unreachable waits before it is checked
+     *     against its key again and freed
+     * @param silentNodeWait while another node cannot be asked which chunks its reads hold, no chunk is freed,
+     *     unless that node has been silent for longer than this (it counts as gone)
      */
     public record Cluster(
             @DefaultValue("false") boolean enabled,
@@ -265,7 +269,9 @@ public record HangarProperties(
             @Nullable String secret,
             @Nullable Path secretFile,
             @DefaultValue ClusterTls tls,
-            @DefaultValue("1m") Duration maxClockSkew) {
+            @DefaultValue("1m") Duration maxClockSkew,
+            @DefaultValue("1m") Duration garbageGrace,
+            @DefaultValue("1h") Duration silentNodeWait) {
 
         /** Whether the control plane runs: explicitly enabled, or seeds or bootstrap-expect given. */
         public boolean active() {
@@ -281,7 +287,8 @@ public record HangarProperties(
                     + ", consistency=" + consistency + ", bootstrapExpect=" + bootstrapExpect + ", pingInterval="
                     + pingInterval + ", faultInjection=" + faultInjection + ", secret="
                     + (secret == null ? "(none)" : "(redacted)") + ", secretFile=" + secretFile + ", tls=" + tls
-                    + ", maxClockSkew=" + maxClockSkew + "]";
+                    + ", maxClockSkew=" + maxClockSkew + ", garbageGrace=" + garbageGrace + ", silentNodeWait="
+                    + silentNodeWait + "]";
         }
     }
 
