@@ -2,6 +2,7 @@ package dev.hangar.cluster;
 
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.blockstore.BlockStore;
+import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.metadata.MetadataStore;
 import java.io.IOException;
 import java.time.Duration;
@@ -13,13 +14,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Frees the blocks that metadata mutations queued. Blocks are deleted before their queue entries are
  * forgotten, so a crash in between only repeats an idempotent delete on the next pass.
  *
  * <p>A block that a request of this node is still reading ({@link ReaderLeases}) stays queued: the
- * pass skips it, and its last reader asks for another pass when it closes its stream.
+ * pass skips it, and its last reader asks for another pass when it closes its stream. On a cluster
+ * node the other nodes are asked too ({@link PeerReaders}) before a batch goes: a block a peer's read
+ * holds stays queued for a later pass (the peer does not say when its read ends: the next pass, on
+ * the interval or after the next mutation through this node, asks again), and while a peer that
+ * must be asked does not answer, nothing of the batch is freed.
  */
 final class BlockReclaimer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(BlockReclaimer.class.getName());
@@ -33,13 +39,28 @@ final class BlockReclaimer implements AutoCloseable {
     private final MetadataStore metadata;
     private final BlockStore blocks;
     private final ReaderLeases leases;
+    private final PeerReaders peers;
     private final ScheduledExecutorService executor;
     private final AtomicBoolean passScheduled = new AtomicBoolean();
+    /** The peers the last pass could not ask, so that an outage is logged once, not at every pass. */
+    private volatile List<NodeId> lastUnreachable = List.of();
 
+    /** A single node's reclaimer: its own reads are the only ones. */
     BlockReclaimer(MetadataStore metadata, BlockStore blocks, Duration interval) {
+        this(metadata, blocks, null, PeerReaders.NONE, interval);
+    }
+
+    /**
+     * @param leases this node's reads, created by the caller (who serves them to other nodes) with a
+     *     listener that calls {@link #reclaimSoon}; null to create them here
+     * @param peers the reads of the other nodes
+     */
+    BlockReclaimer(MetadataStore metadata, BlockStore blocks, @Nullable ReaderLeases leases, PeerReaders peers,
+            Duration interval) {
         this.metadata = metadata;
         this.blocks = blocks;
-        this.leases = new ReaderLeases(this::reclaimSoon);
+        this.leases = leases != null ? leases : new ReaderLeases(this::reclaimSoon);
+        this.peers = peers;
         this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "hangar-block-reclaimer");
             thread.setDaemon(true);
@@ -86,6 +107,9 @@ final class BlockReclaimer implements AutoCloseable {
                     free.add(id);
                 }
             }
+            if (!free.isEmpty() && !withoutPeerReads(free)) {
+                return freed;
+            }
             for (BlockId id : free) {
                 try {
                     blocks.delete(id);
@@ -101,6 +125,29 @@ final class BlockReclaimer implements AutoCloseable {
             }
         }
         return freed;
+    }
+
+    /**
+     * Removes from {@code free} the blocks that reads of other nodes hold. False if some peer could not be
+     * asked: then nothing may be freed, since its reads may hold any of them.
+     */
+    private boolean withoutPeerReads(List<BlockId> free) {
+        PeerReaders.Answer answer = peers.held(free);
+        List<NodeId> unreachable = answer.unreachable();
+        if (!unreachable.equals(lastUnreachable)) {
+            lastUnreachable = unreachable;
+            if (unreachable.isEmpty()) {
+                LOG.info("every node answers again: queued blocks are freed");
+            } else {
+                LOG.info("blocks queued for freeing wait: nodes " + unreachable + " cannot be asked which of them"
+                        + " their reads hold (a node silent for longer than the configured wait counts as gone)");
+            }
+        }
+        if (!answer.complete()) {
+            return false;
+        }
+        free.removeAll(answer.held());
+        return true;
     }
 
     private void runPass() {

@@ -31,9 +31,18 @@ public final class Cluster {
     /** As {@link #node(NodeConfig, MaintenanceConfig, ClusterSettings)}, with this membership timing. */
     public static ClusterNode node(NodeConfig config, MaintenanceConfig maintenance,
             @Nullable ClusterSettings cluster, MembershipTiming timing) {
+        return node(config, maintenance, cluster, timing, ReclaimConfig.DEFAULTS);
+    }
+
+    /**
+     * As {@link #node(NodeConfig, MaintenanceConfig, ClusterSettings, MembershipTiming)}, a cluster node freeing
+     * chunks as {@code reclaim} says (a cluster of one ignores it).
+     */
+    public static ClusterNode node(NodeConfig config, MaintenanceConfig maintenance,
+            @Nullable ClusterSettings cluster, MembershipTiming timing, ReclaimConfig reclaim) {
         if (cluster == null) {
             return new SingleNode(config, maintenance);
         }
-        return ClusteredNode.start(config, maintenance, cluster, timing);
+        return ClusteredNode.start(config, maintenance, cluster, timing, reclaim);
     }
 }

@@ -10,6 +10,7 @@ import dev.hangar.cluster.meta.ReplicatedMetadataStore;
 import dev.hangar.cluster.meta.SettingsInvalidation;
 import dev.hangar.cluster.replication.ReplicatedBlockStore;
 import dev.hangar.cluster.replication.ReplicationConfig;
+import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.table.AntiEntropy;
 import dev.hangar.cluster.table.HybridLogicalClock;
 import dev.hangar.cluster.table.ReplicatedTable;
@@ -43,6 +44,10 @@ import org.jspecify.annotations.Nullable;
  * the write quorum); reads repair the stale replicas they meet; and anti-entropy compares each
  * partition with its other replicas — periodically, at once with a node that comes back UP, and
  * after every layout change, which is also when blocks move to their new owners.
+ *
+ * <p>A node frees the chunks its own mutations made unreachable, after the garbage grace of its
+ * {@link ReclaimConfig} and only once no node's reads hold them: its reclaimer asks the others
+ * ({@link ClusterReaders}), and answers their questions about its own reads.
  *
  * <p>The node's own data lives in its data folder: {@code cluster/table} (its replica of the
  * metadata table), {@code cluster/garbage} (blocks this node made unreachable, to delete), and
@@ -91,7 +96,7 @@ final class ClusteredNode implements ClusterNode {
      * and joins the cluster through the seeds.
      */
     static ClusteredNode start(NodeConfig config, MaintenanceConfig maintenanceConfig, ClusterSettings settings,
-            MembershipTiming timing) {
+            MembershipTiming timing, ReclaimConfig reclaim) {
         Path dataDir = config.dataDirectory();
         List<AutoCloseable> opened = new ArrayList<>();
         try {
@@ -111,6 +116,15 @@ final class ClusteredNode implements ClusterNode {
             ReplicationConfig replication = new ReplicationConfig(settings.consistency().writeQuorum(rf),
                     defaults.writeTimeout(), defaults.readTimeout(), defaults.maxBlockBytes(), defaults.resyncInterval());
             AtomicReference<Services> services = new AtomicReference<>();
+            // The leases exist before the RPC port opens, so that other nodes can ask about them from the first
+            // request on; the reclaimer, built once the metadata exists, is told of releases once it exists.
+            AtomicReference<BlockReclaimer> reclaimers = new AtomicReference<>();
+            ReaderLeases leases = new ReaderLeases(() -> {
+                BlockReclaimer reclaimer = reclaimers.get();
+                if (reclaimer != null) {
+                    reclaimer.reclaimSoon();
+                }
+            });
             ClusterControl control;
             try {
                 control = ClusterControl.start(settings, dataDir, timing,
@@ -124,7 +138,8 @@ final class ClusteredNode implements ClusterNode {
                                     client, server, addresses, replication, dataDir.resolve("cluster").resolve("resync"));
                             SettingsInvalidation invalidation = new SettingsInvalidation(self, layouts::current,
                                     client, server, addresses, SettingsInvalidation.DEFAULT_WAIT);
-                            services.set(new Services(table, antiEntropy, blocks, invalidation));
+                            ClusterReaders.serve(server, leases);
+                            services.set(new Services(table, antiEntropy, blocks, invalidation, client));
                         });
             } catch (RuntimeException e) {
                 // The services may exist (the port failed to bind after they were built): close them too.
@@ -141,11 +156,17 @@ final class ClusteredNode implements ClusterNode {
             opened.add(control);
             ReplicatedMetadataStore metadata = new ReplicatedMetadataStore(started.table,
                     dataDir.resolve("cluster").resolve("garbage"), ReplicatedMetadataStore.DEFAULT_SETTINGS_TTL,
-                    ReplicatedMetadataStore.DEFAULT_GARBAGE_GRACE, started.invalidation);
+                    reclaim.garbageGrace(), started.invalidation);
             opened.add(metadata);
-            BlockReclaimer reclaimer = new BlockReclaimer(metadata, started.blocks, config.reclaimInterval());
+            ClusterReaders peerReaders = new ClusterReaders(control.selfId(), started.client, control::statuses,
+                    reclaim.silentNodeWait(), Clock.systemUTC());
+            BlockReclaimer reclaimer =
+                    new BlockReclaimer(metadata, started.blocks, leases, peerReaders, config.reclaimInterval());
+            reclaimers.set(reclaimer);
+            opened.add(reclaimer);
             StorageMaintenance maintenance =
-                    new StorageMaintenance(metadata, started.blocks, maintenanceConfig, Clock.systemUTC(), false);
+                    new StorageMaintenance(metadata, started.blocks, reclaimer.leases(), maintenanceConfig,
+                            Clock.systemUTC(), false);
             ClusteredNode node = new ClusteredNode(control, localBlocks, localTable, started.table,
                     started.antiEntropy, started.blocks, metadata, reclaimer, maintenance);
             node.listen();
@@ -160,7 +181,7 @@ final class ClusteredNode implements ClusterNode {
     }
 
     private record Services(ReplicatedTable table, AntiEntropy antiEntropy, ReplicatedBlockStore blocks,
-            SettingsInvalidation invalidation) {}
+            SettingsInvalidation invalidation, RpcClient client) {}
 
     // A node that comes back UP missed writes; so did this one, if it was the one away. Either side
     // syncing the partitions they share brings both up to date, so each does it on seeing the other.

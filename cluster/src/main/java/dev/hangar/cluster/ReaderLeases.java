@@ -30,7 +30,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * the listener given to the constructor runs (the node asks for a reclamation pass), so the block
  * goes soon after its last reader.
  *
- * <p>Leases are this node's, in memory: they protect reads from this node's reclamation only.
+ * <p>A scrub consults them the same way before it removes an orphan ({@link #leased}): a block that an
+ * overwrite queued while a read holds it is referenced by no metadata, so it looks like an orphan.
+ *
+ * <p>Leases are this node's, in memory. Another node's reclaimer asks about them over RPC before it
+ * frees blocks ({@link ClusterReaders}): the node answers after the same barrier and wait.
  */
 public final class ReaderLeases {
     private final AtomicLong clock = new AtomicLong();
@@ -149,6 +153,14 @@ public final class ReaderLeases {
      */
     boolean deferIfLeased(BlockId id) {
         return held.computeIfPresent(id, (key, before) -> new Holders(before.count(), true)) != null;
+    }
+
+    /**
+     * Whether a lease holds {@code id}, without marking it: for a scrub, which removes only blocks that no
+     * metadata references and leaves the queued ones to the reclaimer, whose own check marks them.
+     */
+    boolean leased(BlockId id) {
+        return held.containsKey(id);
     }
 
     /** How many distinct blocks leases hold now: for tests and metrics. */

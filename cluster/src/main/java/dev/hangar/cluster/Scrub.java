@@ -42,7 +42,12 @@ import org.jspecify.annotations.Nullable;
  *       then is one whose write was never committed (a crash, or a chunk deleted just before one
  *       came back). A write still in flight when the scrub began may commit after that snapshot, so
  *       the cut-off is never later than its start ({@link WritesInFlight}): how long an upload takes
- *       does not matter, and a grace of zero removes no block a PUT is about to commit.
+ *       does not matter, and a grace of zero removes no block a PUT is about to commit. Nor does it
+ *       remove a block a reader of this node holds ({@link ReaderLeases}): an overwrite queues the
+ *       blocks it replaced for the reclaimer, which defers those being read, but no metadata refers
+ *       to them any more and the walk takes them for orphans. The check waits first for the readers
+ *       that began before it and are still looking up metadata, as the reclaimer does: any reader
+ *       that found such a block began before the walk's snapshot, since none could find it after.
  * </ol>
  *
  * <p>A block that several versions share is checked once per version. The scrub stops between two
@@ -64,6 +69,7 @@ final class Scrub {
 
     private final MetadataStore metadata;
     private final BlockStore blocks;
+    private final ReaderLeases leases;
     private final long bytesPerSecond;
     private final Duration orphanGrace;
     private final Instant started;
@@ -81,10 +87,11 @@ final class Scrub {
      * @param oldestWriteInFlight when the oldest write in flight at {@code started} began ({@link
      *     WritesInFlight}), or null if none was
      */
-    Scrub(MetadataStore metadata, BlockStore blocks, long bytesPerSecond, Duration orphanGrace, Instant started,
-            @Nullable Instant oldestWriteInFlight, CountDownLatch stop) {
+    Scrub(MetadataStore metadata, BlockStore blocks, ReaderLeases leases, long bytesPerSecond, Duration orphanGrace,
+            Instant started, @Nullable Instant oldestWriteInFlight, CountDownLatch stop) {
         this.metadata = metadata;
         this.blocks = blocks;
+        this.leases = leases;
         this.bytesPerSecond = bytesPerSecond;
         this.orphanGrace = orphanGrace;
         this.started = started;
@@ -227,10 +234,26 @@ final class Scrub {
     }
 
     private void removeOrphans(BlockBloomFilter referenced) throws IOException {
+        // After the walk's snapshot: a reader that found a block the walk did not see began before this barrier.
+        long barrier = leases.barrier();
+        try {
+            if (!leases.awaitReadersBefore(barrier, BlockReclaimer.READER_WAIT)) {
+                LOG.info(() -> "reads begun " + BlockReclaimer.READER_WAIT + " ago are still looking up metadata; "
+                        + "this scrub removes no orphans, the next one retries");
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Stopped();
+        }
         Instant cutoff = orphanCutoff(started, orphanGrace, oldestWriteInFlight);
         blocks.forEachBlock(stored -> {
             stopIfAsked();
             if (referenced.mightContain(stored.id()) || !stored.writtenAt().isBefore(cutoff)) {
+                return;
+            }
+            if (leases.leased(stored.id())) {
+                LOG.fine(() -> "scrub keeps unreferenced block " + stored.id() + ": a read holds it");
                 return;
             }
             removeOrphan(stored);

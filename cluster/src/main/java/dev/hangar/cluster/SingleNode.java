@@ -65,7 +65,7 @@ final class SingleNode implements ClusterNode {
         // Started last: nothing after it can fail.
         this.sync = coordinated ? new NodeSync(blocks, metadata, config.sync().interval()) : null;
         this.reclaimer = new BlockReclaimer(metadata, blocks, config.reclaimInterval());
-        this.maintenance = new StorageMaintenance(metadata, blocks, maintenance, Clock.systemUTC());
+        this.maintenance = new StorageMaintenance(metadata, blocks, reclaimer.leases(), maintenance, Clock.systemUTC());
         this.replication = new StoreReplication(ReplicationMode.SINGLE_NODE, metadata);
     }
 

@@ -38,6 +38,7 @@ public final class StorageMaintenance implements AutoCloseable {
 
     private final MetadataStore metadata;
     private final BlockStore blocks;
+    private final ReaderLeases leases;
     private final MaintenanceConfig config;
     private final boolean scrubs;
     private final Clock clock;
@@ -54,19 +55,22 @@ public final class StorageMaintenance implements AutoCloseable {
     private volatile @Nullable Instant lastCompleted;
     private volatile @Nullable String lastError;
 
-    StorageMaintenance(MetadataStore metadata, BlockStore blocks, MaintenanceConfig config, Clock clock) {
-        this(metadata, blocks, config, clock, true);
+    /** @param leases the node's reads, whose blocks a scrub does not remove */
+    StorageMaintenance(MetadataStore metadata, BlockStore blocks, ReaderLeases leases, MaintenanceConfig config,
+            Clock clock) {
+        this(metadata, blocks, leases, config, clock, true);
     }
 
     /**
      * With {@code scrubs} false the node never scrubs: a cluster node's metadata replica names only
      * part of the blocks it stores, so its scrub would take the others for orphans.
      */
-    StorageMaintenance(MetadataStore metadata, BlockStore blocks, MaintenanceConfig config, Clock clock,
-            boolean scrubs) {
+    StorageMaintenance(MetadataStore metadata, BlockStore blocks, ReaderLeases leases, MaintenanceConfig config,
+            Clock clock, boolean scrubs) {
         this.scrubs = scrubs;
         this.metadata = metadata;
         this.blocks = blocks;
+        this.leases = leases;
         this.config = config;
         this.clock = clock;
         this.compactor = daemonThread("hangar-compaction");
@@ -203,8 +207,8 @@ public final class StorageMaintenance implements AutoCloseable {
             Instant started = clock.instant();
             // Read after the start: a write that begins later stamps its blocks later than the start anyway.
             Instant oldestWrite = writes.oldestStart().orElse(null);
-            Scrub scrub = new Scrub(metadata, blocks, config.scrubBytesPerSecond(), orphanGrace, started, oldestWrite,
-                    stop);
+            Scrub scrub = new Scrub(metadata, blocks, leases, config.scrubBytesPerSecond(), orphanGrace, started,
+                    oldestWrite, stop);
             lastError = null;
             latest = scrub;
             LOG.info(() -> "scrub started: every referenced block is read back at most at "

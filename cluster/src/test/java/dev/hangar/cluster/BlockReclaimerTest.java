@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.blockstore.BlockRef;
 import dev.hangar.blockstore.SyncPolicy;
+import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectVersion;
@@ -17,11 +18,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,6 +79,39 @@ class BlockReclaimerTest {
             assertThat(node.blocks().exists(first.get(2).id())).isFalse();
             lease.close();
             awaitGone(node, first.get(1).id());
+        }
+    }
+
+    /**
+     * A cluster node's reclaimer asks the other nodes too: a block their reads hold stays queued, and while a node
+     * that must be asked does not answer, nothing of the batch goes. (The other nodes' answers come from a stand-in
+     * here; ClusterReadersTest and ClusterReaderLeaseIT ask real ones.)
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void blocksOtherNodesReadsHoldStayAndANodeThatDoesNotAnswerKeepsTheBatch(@TempDir Path dataDirectory)
+            throws Exception {
+        try (SingleNode node = open(dataDirectory)) {
+            List<BlockRef> first = putBlocks(node, 3);
+            putInline(node);
+            AtomicReference<PeerReaders.Answer> peers =
+                    new AtomicReference<>(new PeerReaders.Answer(Set.of(), List.of(new NodeId("away"))));
+            try (BlockReclaimer reclaimer = new BlockReclaimer(node.metadata(), node.blocks(), null,
+                    candidates -> peers.get(), NEVER)) {
+                assertThat(reclaimer.reclaimNow()).as("freed while a node cannot be asked").isZero();
+                for (BlockRef block : first) {
+                    assertThat(node.blocks().exists(block.id())).isTrue();
+                }
+
+                peers.set(new PeerReaders.Answer(Set.of(first.get(1).id()), List.of()));
+                assertThat(reclaimer.reclaimNow()).isEqualTo(2);
+                assertThat(node.blocks().exists(first.get(1).id())).as("the block another node's read holds").isTrue();
+
+                peers.set(new PeerReaders.Answer(Set.of(), List.of()));
+                assertThat(reclaimer.reclaimNow()).isEqualTo(1);
+                assertThat(node.blocks().exists(first.get(1).id())).isFalse();
+                assertThat(node.metadata().pendingGarbage(10)).isEmpty();
+            }
         }
     }
 

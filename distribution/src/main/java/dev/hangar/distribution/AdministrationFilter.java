@@ -84,10 +84,13 @@ final class AdministrationFilter implements WebFilter, Ordered {
         return chain.filter(exchange);
     }
 
-    /** First, so that no other filter sees a request refused here. */
+    /**
+     * Right after {@link ManagementConcurrencyLimit} (which must bound refused requests too), before every other
+     * filter, so that none sees a request refused here.
+     */
     @Override
     public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE;
+        return Ordered.HIGHEST_PRECEDENCE + 1;
     }
 
     private static boolean under(String path, String prefix) {

@@ -56,6 +56,9 @@ public record HangarProperties(
      *     it below the process's file descriptor limit)
      * @param maxConcurrentRequests requests beyond this many running at once on a listener are answered
      *     {@code 503 SlowDown}
+     * @param managementMaxConcurrentRequests requests beyond this many running at once on the management
+     *     listener are answered {@code 503}; its own, lower bound, for its endpoints run blocking work on a
+     *     shared pool
      */
     public record Http(
             @DefaultValue("60s") Duration idleTimeout,
@@ -63,7 +66,8 @@ public record HangarProperties(
             @DefaultValue("60s") Duration readTimeout,
             @DefaultValue("60s") Duration writeTimeout,
             @DefaultValue("4096") int maxConnections,
-            @DefaultValue("1024") int maxConcurrentRequests) {
+            @DefaultValue("1024") int maxConcurrentRequests,
+            @DefaultValue("64") int managementMaxConcurrentRequests) {
 
         /** The limits as the S3 API module takes them. */
         public ListenerLimits limits() {
@@ -243,6 +247,10 @@ public record HangarProperties(
      * @param tls TLS on the RPC port
      * @param maxClockSkew how far ahead of this node's clock a timestamp from another node may be before
      *     it is refused
+     * @param garbageGrace how long a chunk an overwrite or delete made unreachable waits before it is checked
+     *     against its key again and freed
+     * @param silentNodeWait while another node cannot be asked which chunks its reads hold, no chunk is freed,
+     *     unless that node has been silent for longer than this (it counts as gone)
      * @param replication how metadata is replicated: {@code leaderless} (quorum writes through any node);
      *     {@code raft} is refused until the Raft mode exists
      */
@@ -264,6 +272,8 @@ public record HangarProperties(
             @Nullable Path secretFile,
             @DefaultValue ClusterTls tls,
             @DefaultValue("1m") Duration maxClockSkew,
+            @DefaultValue("1m") Duration garbageGrace,
+            @DefaultValue("1h") Duration silentNodeWait,
             @DefaultValue("leaderless") String replication) {
 
         /** Whether the control plane runs: explicitly enabled, or seeds or bootstrap-expect given. */
@@ -280,7 +290,8 @@ public record HangarProperties(
                     + ", consistency=" + consistency + ", bootstrapExpect=" + bootstrapExpect + ", pingInterval="
                     + pingInterval + ", faultInjection=" + faultInjection + ", secret="
                     + (secret == null ? "(none)" : "(redacted)") + ", secretFile=" + secretFile + ", tls=" + tls
-                    + ", maxClockSkew=" + maxClockSkew + ", replication=" + replication + "]";
+                    + ", maxClockSkew=" + maxClockSkew + ", garbageGrace=" + garbageGrace + ", silentNodeWait="
+                    + silentNodeWait + ", replication=" + replication + "]";
         }
     }
 

@@ -31,6 +31,11 @@ class ManagementPortConfiguration {
         return new AdministrationFilter(token, hosts, endpoints.getBasePath(), open);
     }
 
+    @Bean
+    ManagementConcurrencyLimit managementConcurrencyLimit(HangarProperties properties) {
+        return new ManagementConcurrencyLimit(properties.http().managementMaxConcurrentRequests());
+    }
+
     /**
      * The management listener's timeouts and connection limits ({@code hangar.http.*}) and interim responses
      * without {@code Connection} ({@link InterimResponses}): its web server is the child context's own and does

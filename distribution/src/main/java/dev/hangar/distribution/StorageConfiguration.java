@@ -9,6 +9,7 @@ import dev.hangar.cluster.ClusterNode;
 import dev.hangar.cluster.MaintenanceConfig;
 import dev.hangar.cluster.NodeConfig;
 import dev.hangar.cluster.ReplicationMode;
+import dev.hangar.cluster.ReclaimConfig;
 import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.Consistency;
 import dev.hangar.cluster.membership.MembershipTiming;
@@ -39,7 +40,7 @@ class StorageConfiguration {
         HangarProperties.Cluster cluster = properties.cluster();
         return Cluster.node(new NodeConfig(
                 properties.dataDir().toAbsolutePath(), sync, storage.blockCache().toBytes(), storage.reclaimInterval(),
-                backend), maintenance(storage), clusterSettings(cluster), timing(cluster));
+                backend), maintenance(storage), clusterSettings(cluster), timing(cluster), reclaim(cluster));
     }
 
     /** Gauges of the cluster's nodes and layout; binds nothing on a node without cluster settings. */
@@ -98,6 +99,14 @@ class StorageConfiguration {
                     + " hangar.cluster.tls.private-key and hangar.cluster.tls.trust-certificates");
         }
         return new RpcTls(tls.certificate(), tls.privateKey(), tls.trustCertificates());
+    }
+
+    private static ReclaimConfig reclaim(HangarProperties.Cluster cluster) {
+        try {
+            return new ReclaimConfig(cluster.garbageGrace(), cluster.silentNodeWait());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("invalid hangar.cluster settings: " + e.getMessage(), e);
+        }
     }
 
     private static MembershipTiming timing(HangarProperties.Cluster cluster) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.distribution.support.PackagedServer;
 import dev.hangar.distribution.support.RandomContent;
+import dev.hangar.distribution.support.RawHttp;
 import dev.hangar.distribution.support.RawS3;
 import dev.hangar.distribution.support.S3Clients;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,6 +54,9 @@ class ListenerLimitsIT {
     /** The limited server's limits: requests at once, connections. */
     private static final int CONCURRENT = 8;
     private static final int CONNECTIONS = 20;
+    /** The limited server's management requests at once. */
+    private static final int MANAGEMENT_CONCURRENT = 3;
+    private static final String ADMIN_TOKEN = "hangar-limits-admin-token-0123456789abcdef";
     private static final int MIB = 1024 * 1024;
 
     private Path work;
@@ -80,7 +85,9 @@ class ListenerLimitsIT {
             "HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY, "HANGAR_ROOT_SECRET_KEY", SECRET_KEY,
             "HANGAR_HTTP_READ_TIMEOUT", READ.toSeconds() + "s",
             "HANGAR_HTTP_MAX_CONCURRENT_REQUESTS", Integer.toString(CONCURRENT),
-            "HANGAR_HTTP_MAX_CONNECTIONS", Integer.toString(CONNECTIONS)), "limited");
+            "HANGAR_HTTP_MAX_CONNECTIONS", Integer.toString(CONNECTIONS),
+            "HANGAR_HTTP_MANAGEMENT_MAX_CONCURRENT_REQUESTS", Integer.toString(MANAGEMENT_CONCURRENT),
+            "HANGAR_ADMIN_TOKEN", ADMIN_TOKEN), "limited");
         limitedS3 = S3Clients.sync(limited.endpoint(), ACCESS_KEY, SECRET_KEY);
         limitedS3.createBucket(request -> request.bucket("limits"));
         limitedS3.putObject(request -> request.bucket("limits").key("small"), RequestBody.fromString("small"));
@@ -231,6 +238,46 @@ class ListenerLimitsIT {
     }
 
     @Test
+    void managementRequestsBeyondTheirLimitAre503() throws Exception {
+        int port = limited.managementPort();
+        List<Socket> holding = new ArrayList<>();
+        try {
+            // Administration requests that send a little of their body and wait: one more than the limit. Until one
+            // of them is refused, which of them are running is unknown; once one is, the others hold every permit.
+            for (int i = 0; i <= MANAGEMENT_CONCURRENT; i++) {
+                holding.add(heldAdministration(port));
+            }
+            RawHttp.Answer refusedHeld = firstAnswer(holding, System.nanoTime() + MARGIN.toNanos());
+            assertThat(refusedHeld).as("one of %d requests beyond %d at once answered", MANAGEMENT_CONCURRENT + 1,
+                MANAGEMENT_CONCURRENT).isNotNull();
+            assertThat(refusedHeld.status()).isEqualTo(503);
+
+            RawHttp.Answer refused = health(port);
+            assertThat(refused.status()).as("health while every permit is held").isEqualTo(503);
+            assertThat(refused.header("Content-Type")).hasValueSatisfying(type -> assertThat(type)
+                .startsWith("application/json"));
+            assertThat(refused.bodyText()).contains("management-max-concurrent-requests");
+            assertThat(refused.header("Retry-After")).isPresent();
+            // The S3 listener's requests are counted apart and still run.
+            assertThat(limitedS3.headObject(request -> request.bucket("limits").key("small")).contentLength())
+                .isPositive();
+        } finally {
+            closeAll(holding);
+        }
+        // Once the held requests end, management requests run again.
+        long deadline = System.nanoTime() + READ.plus(MARGIN).toNanos();
+        int status = 0;
+        while (status != 200 && System.nanoTime() < deadline) {
+            status = health(port).status();
+            if (status != 200) {
+                assertThat(status).isEqualTo(503);
+                Thread.sleep(200);
+            }
+        }
+        assertThat(status).as("management requests served again once the held ones ended").isEqualTo(200);
+    }
+
+    @Test
     void connectionsBeyondTheLimitAreClosed() throws Exception {
         List<Socket> open = new ArrayList<>();
         try {
@@ -275,6 +322,50 @@ class ListenerLimitsIT {
         out.write(body, 0, 1_000);
         out.flush();
         return socket;
+    }
+
+    /** An authenticated key creation that sends 10 of its 10,000 body bytes and waits, holding its request open. */
+    private static Socket heldAdministration(int port) throws IOException {
+        Socket socket = connect(port);
+        OutputStream out = socket.getOutputStream();
+        out.write(("POST /actuator/accesskeys HTTP/1.1\r\nHost: localhost:" + port + "\r\nAuthorization: Bearer "
+            + ADMIN_TOKEN + "\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{\"name\": \"")
+            .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return socket;
+    }
+
+    /** The first answer one of the sockets receives (read until that one closes), or null by the deadline. */
+    private static RawHttp.Answer firstAnswer(List<Socket> sockets, long deadlineNanos) throws IOException {
+        byte[] buffer = new byte[8192];
+        do {
+            for (Socket socket : sockets) {
+                socket.setSoTimeout(50);
+                int read;
+                try {
+                    read = socket.getInputStream().read(buffer);
+                } catch (SocketTimeoutException nothingYet) {
+                    continue;
+                }
+                ByteArrayOutputStream received = new ByteArrayOutputStream();
+                // The refusal closes its connection: read the rest until then.
+                socket.setSoTimeout(5_000);
+                try {
+                    for (; read >= 0; read = socket.getInputStream().read(buffer)) {
+                        received.write(buffer, 0, read);
+                    }
+                } catch (SocketException reset) {
+                    // the answer came before the reset
+                }
+                return RawHttp.parse(received.toByteArray());
+            }
+        } while (System.nanoTime() < deadlineNanos);
+        return null;
+    }
+
+    private static RawHttp.Answer health(int port) {
+        return RawHttp.exchange(port, RawHttp.request("GET /actuator/health HTTP/1.1\r\nHost: localhost:" + port
+            + "\r\nConnection: close\r\n\r\n", new byte[0]));
     }
 
     private static Socket connect(int port) throws IOException {

@@ -27,7 +27,8 @@ class StorageConfigurationTest {
     private static HangarProperties.Cluster cluster(boolean enabled, @Nullable String secret, @Nullable Path secretFile,
             HangarProperties.ClusterTls tls, String replication) {
         return new HangarProperties.Cluster(enabled, "n1", "default", 1, 0, "127.0.0.1", null, null, 3, "consistent", 0,
-                Duration.ofSeconds(1), false, secret, secretFile, tls, Duration.ofMinutes(1), replication);
+                Duration.ofSeconds(1), false, secret, secretFile, tls, Duration.ofMinutes(1), Duration.ofMinutes(1),
+                Duration.ofHours(1), replication);
     }
 
     @Test

@@ -26,6 +26,9 @@ import java.util.function.Supplier;
  * Verifies AWS Signature Version 4 on an S3 request: the {@code Authorization} header form and the presigned
  * query form. Pure logic over the request as received; thread-safe.
  *
+ * <p>Signature Version 2 requests never come here: {@link RequestAuthenticator} sends every request with a
+ * Version 2 header or query parameter to {@link SigV2Verifier}, or refuses it when Version 2 is off.
+ *
  * <p>The body is not read here. The result tells {@link PayloadDecoder} how to verify it: the declared
  * SHA-256, or the key, timestamp, scope and seed signature that aws-chunked chunk signatures chain from.
  *
@@ -93,10 +96,6 @@ public final class SigV4Verifier {
         }
         if (presigned) {
             return verifyPresigned(request, query);
-        }
-        if (hasParameter(query, "AWSAccessKeyId") && hasParameter(query, "Signature")) {
-            // A SigV2 presigned URL.
-            throw new S3Exception(S3Error.INVALID_REQUEST, AuthorizationHeader.UNSUPPORTED_MESSAGE);
         }
         return anonymous(request);
     }
@@ -352,10 +351,6 @@ public final class SigV4Verifier {
             }
         }
         throw new IllegalStateException(name + " was checked to be present");
-    }
-
-    private static boolean hasParameter(List<QueryParameter> query, String name) {
-        return query.stream().anyMatch(parameter -> parameter.name().equals(name));
     }
 
     private static S3Exception queryError(String message) {

@@ -616,14 +616,6 @@ class SigV4VerifierTest {
             assertThat(authentication.payloadMode()).isEqualTo(PayloadMode.SIGNED_SHA256);
             assertThat(authentication.payloadSha256()).isEqualTo(sha256);
         }
-
-        @Test
-        void rejectsSignatureVersion2PresignedUrls() {
-            SignedRequest request = new SignedRequest("GET", "/bucket/key",
-                    "AWSAccessKeyId=AKID&Expires=1700000000&Signature=abc%3D", Map.of());
-
-            assertS3Error(() -> verifier().verify(request), S3Error.INVALID_REQUEST);
-        }
     }
 
     @Nested
