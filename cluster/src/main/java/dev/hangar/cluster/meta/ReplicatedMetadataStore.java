@@ -1052,7 +1052,9 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         byte[] partitionKey = MetaKeys.objects(bucket);
         VersionStack guess = change.apply(VersionStack.EMPTY).after();
         ReplicatedTable.Swapped swapped = Replies.join(table.swap(entryOf(partitionKey, sortKey, guess)), what);
-        VersionStack before = swapped.replaced().filter(replaced -> !replaced.isTombstone())
+        VersionStack before = swapped.previous()
+                .filter(replaced -> replaced.timestamp().compareTo(swapped.written().timestamp()) < 0)
+                .filter(replaced -> !replaced.isTombstone())
                 .map(replaced -> VersionStack.decode(bucket, key, replaced.value()))
                 .orElse(VersionStack.EMPTY);
         boolean onlyNull = before.versions().stream()

@@ -15,8 +15,11 @@ public interface LocalTable extends AutoCloseable {
     /** The partition that holds every entry of {@code partitionKey}. */
     int partitionOf(byte[] partitionKey);
 
+    /** The rule by which this replica merges entries: the rule of the table it holds. */
+    MergeRule mergeRule();
+
     /**
-     * Merges {@code entry} into the stored entry of its key under {@link Entry}'s merge rule and
+     * Merges {@code entry} into the stored entry of its key under {@link #mergeRule} and
      * returns what is stored afterwards: {@code entry} if it won, the stored one otherwise.
      */
     Entry merge(Entry entry);
@@ -40,7 +43,10 @@ public interface LocalTable extends AutoCloseable {
     /** Visits every stored entry of one partition, in key order, tombstones included. */
     void forEachInPartition(int partition, Consumer<Entry> visitor);
 
-    /** Deletes tombstones whose wall time is before {@code wallMillis}; returns how many. */
+    /**
+     * Deletes the entries that {@link #mergeRule} calls deletions (tombstones, at least) whose wall
+     * time is before {@code wallMillis}; returns how many.
+     */
     int purgeTombstonesBefore(long wallMillis);
 
     @Override

@@ -243,8 +243,9 @@ class ReplicatedTableTest {
             Entry.of(b("bucket"), b("k"), b("an hour ahead"), new Timestamp(now + 3_600_000, 0, new NodeId("a")))};
         for (Entry entry : forged) {
             for (String method : List.of("merge", "swap")) {
+                byte[] payload = method.equals("swap") ? Wire.swapRequest(entry, List.of()) : Wire.entries(List.of(entry));
                 CompletableFuture<byte[]> call = cluster.node("a").client.call(toB, "table.test." + method,
-                        Wire.entries(List.of(entry)), Duration.ofSeconds(5));
+                        payload, Duration.ofSeconds(5));
                 assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class)
                         .cause().isInstanceOf(RpcRemoteException.class)
