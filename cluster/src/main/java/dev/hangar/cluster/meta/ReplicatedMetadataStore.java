@@ -132,7 +132,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
             throw new IllegalArgumentException("the metadata table must merge by ReplicatedMetadataStore.MERGE_RULE");
         }
         this.quorum = EntrySource.of(table);
-        this.settings = new SettingsCache(table, settingsTtl);
+        this.settings = new SettingsCache(quorum, settingsTtl);
         this.garbage = new GarbageCheck(GarbageQueue.open(garbageDir), quorum, garbageGrace);
         this.blindWrite = new BlindWrite(table, settings);
         this.objectListings = new ObjectListings(quorum);

@@ -2,7 +2,6 @@ package dev.hangar.cluster.meta;
 
 import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.table.Entry;
-import dev.hangar.cluster.table.ReplicatedTable;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Optional;
@@ -26,17 +25,17 @@ import java.util.function.LongSupplier;
 final class SettingsCache {
     private record Cached(Optional<Entry> entry, long expiresAtNanos) {}
 
-    private final ReplicatedTable table;
+    private final EntrySource source;
     private final long ttlNanos;
     private final LongSupplier nanoTime;
     private final ConcurrentHashMap<ByteBuffer, Cached> entries = new ConcurrentHashMap<>();
 
-    SettingsCache(ReplicatedTable table, Duration ttl) {
-        this(table, ttl, System::nanoTime);
+    SettingsCache(EntrySource source, Duration ttl) {
+        this(source, ttl, System::nanoTime);
     }
 
-    SettingsCache(ReplicatedTable table, Duration ttl, LongSupplier nanoTime) {
-        this.table = table;
+    SettingsCache(EntrySource source, Duration ttl, LongSupplier nanoTime) {
+        this.source = source;
         this.ttlNanos = ttl.toNanos();
         this.nanoTime = nanoTime;
     }
@@ -67,7 +66,7 @@ final class SettingsCache {
     }
 
     private CompletableFuture<Optional<Entry>> read(ByteBuffer key, byte[] partitionKey, byte[] sortKey, long now) {
-        return table.get(partitionKey, sortKey).thenApply(entry -> {
+        return source.get(partitionKey, sortKey).thenApply(entry -> {
             if (ttlNanos > 0) {
                 entries.put(key, new Cached(entry, now + ttlNanos));
             }
