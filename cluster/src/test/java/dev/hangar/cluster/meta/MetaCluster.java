@@ -90,9 +90,13 @@ final class MetaCluster implements AutoCloseable {
 
         /** A new store on this node's table and garbage directory; the node closes it when it stops. */
         ReplicatedMetadataStore openStore() {
+            return openStore(ReplicatedMetadataStore.DEFAULT_SETTINGS_TTL);
+        }
+
+        /** {@link #openStore()} keeping settings read from the quorum for {@code settingsTtl}. */
+        ReplicatedMetadataStore openStore(Duration settingsTtl) {
             // No garbage grace: the contract expects queued blocks back at once.
-            store = new ReplicatedMetadataStore(table, dir.resolve(id.value()).resolve("garbage"),
-                    ReplicatedMetadataStore.DEFAULT_SETTINGS_TTL, Duration.ZERO);
+            store = new ReplicatedMetadataStore(table, dir.resolve(id.value()).resolve("garbage"), settingsTtl, Duration.ZERO);
             return store;
         }
 
