@@ -3,7 +3,6 @@ package dev.hangar.cluster.meta;
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.cluster.table.ReplicatedTable;
-import dev.hangar.cluster.table.Timestamp;
 import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Precondition;
@@ -36,6 +35,9 @@ import org.jspecify.annotations.Nullable;
  * between.
  */
 final class BlindWrite {
+    /** The configuration kind whose presence means versioning was configured once (it is never removed). */
+    private static final String VERSIONING = "versioning";
+
     private final ReplicatedTable table;
     private final SettingsCache settings;
 
@@ -117,9 +119,6 @@ final class BlindWrite {
         calls.counted();
         return exists && !versioned;
     }
-
-    /** The configuration kind whose presence means versioning was configured once (it is never removed). */
-    private static final String VERSIONING = "versioning";
 
     /**
      * Whether the slot, as the replicas held it ({@code previous}), shows the same after the blind

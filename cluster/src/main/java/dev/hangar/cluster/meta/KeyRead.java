@@ -2,6 +2,7 @@ package dev.hangar.cluster.meta;
 
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.metadata.rocksdb.RecordFormat;
 import dev.hangar.metadata.state.StoredVersion;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,6 +95,6 @@ record KeyRead(List<StoredVersion> versions, boolean complete, @Nullable Entry n
         }
         VersionValue value = VersionValue.decode(versionEntry.value());
         return value.dead() ? Optional.empty()
-                : Optional.of(dev.hangar.metadata.rocksdb.RecordFormat.decodeObject(bucket, key, value.record()));
+                : Optional.of(RecordFormat.decodeObject(bucket, key, value.record()));
     }
 }

@@ -3,14 +3,17 @@ package dev.hangar.cluster.meta;
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.metadata.ListQuery;
 import dev.hangar.metadata.ListedVersion;
+import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
 import dev.hangar.metadata.state.StoredVersion;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -180,9 +183,8 @@ final class ObjectListings {
 
     // Only the id and order of a marker matter to skipThrough.
     private static ObjectVersion placeholder(String bucket, String key, String versionId) {
-        return new ObjectVersion(bucket, key, versionId, java.time.Instant.EPOCH, 0, "\"\"",
-                new dev.hangar.metadata.ObjectContent.DeleteMarker(), java.util.Map.of(), java.util.Map.of(), null,
-                List.of());
+        return new ObjectVersion(bucket, key, versionId, Instant.EPOCH, 0, "\"\"", new ObjectContent.DeleteMarker(),
+                Map.of(), Map.of(), null, List.of());
     }
 
     /**

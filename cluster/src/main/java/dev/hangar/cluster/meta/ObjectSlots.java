@@ -2,6 +2,7 @@ package dev.hangar.cluster.meta;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -114,7 +115,7 @@ final class ObjectSlots {
     /** Where {@code key}'s versions older than {@code order} start. */
     static byte[] versionsBelow(byte[] key, long order) {
         // Never null: the version tag before the order bytes is below 0xFF.
-        return java.util.Objects.requireNonNull(MetaKeys.pastPrefix(MetaKeys.concat(versionsOf(key), orderBytes(order))));
+        return Objects.requireNonNull(MetaKeys.pastPrefix(MetaKeys.concat(versionsOf(key), orderBytes(order))));
     }
 
     /** Just past {@code key}'s versions with an id: where its index starts. */

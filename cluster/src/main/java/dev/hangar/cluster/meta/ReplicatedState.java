@@ -12,6 +12,7 @@ import dev.hangar.metadata.rocksdb.RecordFormat;
 import dev.hangar.metadata.state.MetadataState;
 import dev.hangar.metadata.state.StoredVersion;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -87,7 +88,7 @@ final class ReplicatedState implements MetadataState {
                 "check bucket " + bucket + " for versions");
         // Dead versions and indexes do not count; a key's own entries are skipped once one is found live.
         for (Entry entry = cursor.peek(); entry != null; entry = cursor.peek()) {
-            byte[] keyBytes = java.util.Arrays.copyOf(entry.sortKey(), ObjectSlots.keyEnd(entry.sortKey()));
+            byte[] keyBytes = Arrays.copyOf(entry.sortKey(), ObjectSlots.keyEnd(entry.sortKey()));
             String key = MetaKeys.string(keyBytes, 0, keyBytes.length);
             if (VersionStream.of(cursor, bucket, key, keyBytes).next() != null) {
                 return true;

@@ -1,5 +1,6 @@
 package dev.hangar.cluster.meta;
 
+import dev.hangar.cluster.table.Timestamp;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
@@ -41,7 +42,7 @@ record VersionValue(long order, boolean dead, byte @Nullable [] record) {
      * their clocks, so versions written through different nodes closer in time than the clocks'
      * offset may be ordered either way.
      */
-    static long stamp(dev.hangar.cluster.table.Timestamp now) {
+    static long stamp(Timestamp now) {
         return Math.multiplyExact(now.wall(), 1000L) + Math.min(now.logical(), 999);
     }
 
