@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -219,7 +220,7 @@ public final class ReplicatedTable implements AutoCloseable {
     public CompletableFuture<Swapped> swap(Entry entry, List<byte[]> peek) {
         return replicate(List.of(entry), true, peek, RoundTrips.current()).thenApply(answers -> {
             Entry previous = null;
-            List<Entry> peeked = new ArrayList<>(java.util.Collections.nCopies(peek.size(), (Entry) null));
+            List<Entry> peeked = new ArrayList<>(Collections.nCopies(peek.size(), (Entry) null));
             for (Wire.SwapReply answer : answers) {
                 previous = rule.winner(previous, answer.previous().orElse(null));
                 for (int i = 0; i < peek.size() && i < answer.peeked().size(); i++) {
