@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the metadata store reads entries from: the table's quorum reads, or a fixed set of entries
@@ -17,8 +18,8 @@ interface EntrySource {
     /** The live entry of a key, as {@link ReplicatedTable#get}. */
     CompletableFuture<Optional<Entry>> get(byte[] partitionKey, byte[] sortKey);
 
-    /** Live entries of a partition key from a sort key, as {@link ReplicatedTable#range}. */
-    CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, int limit);
+    /** Live entries of a partition key from a sort key and below another (null: no bound), as {@link ReplicatedTable#range}. */
+    CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit);
 
     static EntrySource of(ReplicatedTable table) {
         return new EntrySource() {
@@ -28,8 +29,9 @@ interface EntrySource {
             }
 
             @Override
-            public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
-                return table.range(partitionKey, fromSortKey, limit);
+            public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey,
+                    byte @Nullable [] untilSortKey, int limit) {
+                return table.range(partitionKey, fromSortKey, untilSortKey, limit);
             }
         };
     }
@@ -47,9 +49,11 @@ interface EntrySource {
             }
 
             @Override
-            public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
+            public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey,
+                    byte @Nullable [] untilSortKey, int limit) {
                 return CompletableFuture.completedFuture(new RangePage(bySortKey.tailMap(fromSortKey, true).values().stream()
                         .filter(entry -> Arrays.equals(entry.partitionKey(), partitionKey))
+                        .filter(entry -> untilSortKey == null || Arrays.compareUnsigned(entry.sortKey(), untilSortKey) < 0)
                         .toList(), null));
             }
         };

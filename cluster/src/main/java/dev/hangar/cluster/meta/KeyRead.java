@@ -35,8 +35,9 @@ record KeyRead(List<StoredVersion> versions, boolean complete, @Nullable Entry n
     }
 
     /**
-     * Reads {@code key}'s newest version (one range read of a few entries, unless the newest
-     * versions are dead), or with {@code all} every version. A key holding U+0000 has none.
+     * Reads {@code key}'s newest version (one range read of a few of the key's entries, unless the
+     * newest versions are dead; of one entry in a never-versioned bucket), or with {@code all} every
+     * version. A key holding U+0000 has none.
      */
     static KeyRead read(EntrySource source, String bucket, String key, boolean all) {
         byte[] keyBytes = ObjectSlots.readable(key);
@@ -44,7 +45,7 @@ record KeyRead(List<StoredVersion> versions, boolean complete, @Nullable Entry n
             return NONE;
         }
         RangeCursor cursor = new RangeCursor(source, MetaKeys.objects(bucket), ObjectSlots.legacy(keyBytes),
-                all ? ALL_PAGE : NEWEST_PAGE, "read object " + key);
+                ObjectSlots.pastKey(keyBytes), all ? ALL_PAGE : NEWEST_PAGE, "read object " + key);
         VersionStream stream = VersionStream.of(cursor, bucket, key, keyBytes);
         List<StoredVersion> versions = new ArrayList<>();
         boolean complete = true;

@@ -204,7 +204,7 @@ final class ObjectListings {
             this.prefix = MetaKeys.utf8(prefix);
             this.delimiter = delimiter == null || delimiter.isEmpty() ? null : MetaKeys.utf8(delimiter);
             this.cursor = new RangeCursor(source, MetaKeys.objects(bucket), MetaKeys.max(this.prefix, start),
-                    Math.min(maxItems + 1, MAX_PAGE), what);
+                    MetaKeys.pastPrefix(this.prefix), Math.min(maxItems + 1, MAX_PAGE), what);
         }
 
         /** The next key under the prefix, or null. */

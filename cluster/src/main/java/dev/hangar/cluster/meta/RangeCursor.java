@@ -8,22 +8,31 @@ import java.util.Deque;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The live entries of one partition key in sort-key order, read from an {@link EntrySource} (the
- * table's quorum) a page at a time, with forward {@link #seek}s: a listing that rolls keys up into
- * a common prefix, or that has read what it needs of an object key, jumps past the rest rather than
- * reading it.
+ * The live entries of one partition key in sort-key order, below an optional bound, read from an
+ * {@link EntrySource} (the table's quorum) a page at a time, with forward {@link #seek}s: a listing
+ * that rolls keys up into a common prefix, or that has read what it needs of an object key, jumps
+ * past the rest rather than reading it. The bound keeps a reader of one object key, or of one
+ * prefix, from reading past it.
  */
 final class RangeCursor {
     private final EntrySource source;
     private final byte[] partitionKey;
     private final int pageSize;
     private final String what;
+    private final byte @Nullable [] until;
     private final Deque<Entry> buffered = new ArrayDeque<>();
     /** Where the next page starts; null once the range is exhausted. */
     private byte @Nullable [] nextFrom;
 
     RangeCursor(EntrySource source, byte[] partitionKey, byte[] from, int pageSize, String what) {
+        this(source, partitionKey, from, null, pageSize, what);
+    }
+
+    /** A cursor over the sort keys from {@code from} and below {@code until} (null: the partition key's end). */
+    RangeCursor(EntrySource source, byte[] partitionKey, byte[] from, byte @Nullable [] until, int pageSize,
+            String what) {
         this.source = source;
+        this.until = until;
         this.partitionKey = partitionKey;
         this.pageSize = Math.max(1, pageSize);
         this.what = what;
@@ -45,7 +54,7 @@ final class RangeCursor {
             if (nextFrom == null) {
                 return null;
             }
-            RangePage page = Replies.join(source.range(partitionKey, nextFrom, pageSize), what);
+            RangePage page = Replies.join(source.range(partitionKey, nextFrom, until, pageSize), what);
             buffered.addAll(page.entries());
             nextFrom = page.nextSortKey();
         }

@@ -76,7 +76,7 @@ final class RecordListings {
         byte[] prefixBytes = MetaKeys.utf8(listedPrefix);
         byte[] start = uploadsStart(listedPrefix, listedDelimiter, keyMarker, uploadIdMarker);
         RangeCursor cursor = new RangeCursor(source, MetaKeys.uploads(bucket), MetaKeys.max(prefixBytes, start),
-                Math.min(maxUploads + 1, MAX_PAGE), "list uploads of " + bucket);
+                MetaKeys.pastPrefix(prefixBytes), Math.min(maxUploads + 1, MAX_PAGE), "list uploads of " + bucket);
         Rollup rollup = new Rollup(cursor, prefixBytes, listedDelimiter == null ? null : MetaKeys.utf8(listedDelimiter),
                 MetaKeys::uploadKeyEnd, entry -> true);
         String nextKeyMarker = null;

@@ -3,6 +3,7 @@ package dev.hangar.cluster.table;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One replica's copy of a table. Implementations are thread-safe; calls may block on disk, so they
@@ -38,7 +39,12 @@ public interface LocalTable extends AutoCloseable {
      * fromSortKey}, in unsigned bytewise order of sort key, tombstones included (a reader merging
      * several replicas needs them to hide values other replicas still hold).
      */
-    List<Entry> range(byte[] partitionKey, byte[] fromSortKey, int limit);
+    default List<Entry> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
+        return range(partitionKey, fromSortKey, null, limit);
+    }
+
+    /** {@link #range(byte[], byte[], int)} of the sort keys below {@code untilSortKey} only (null: no bound). */
+    List<Entry> range(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit);
 
     /** Visits every stored entry of one partition, in key order, tombstones included. */
     void forEachInPartition(int partition, Consumer<Entry> visitor);

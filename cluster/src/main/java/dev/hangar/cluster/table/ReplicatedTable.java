@@ -27,6 +27,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A table replicated over the nodes of each partition, leaderless: any node coordinates any
@@ -104,7 +105,8 @@ public final class ReplicatedTable implements AutoCloseable {
         server.register(config.method("range"), (from, payload) -> {
             Wire.RangeRequest request = Wire.rangeRequest(payload);
             return CompletableFuture.completedFuture(
-                    Wire.entries(local.range(request.partitionKey(), request.fromSortKey(), request.limit())));
+                    Wire.entries(local.range(request.partitionKey(), request.fromSortKey(), request.untilSortKey(),
+                            request.limit())));
         });
     }
 
@@ -328,15 +330,25 @@ public final class ReplicatedTable implements AutoCloseable {
      * lacked or held older. See {@link RangePage} for continuing.
      */
     public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
+        return range(partitionKey, fromSortKey, null, limit);
+    }
+
+    /**
+     * {@link #range(byte[], byte[], int)} of the sort keys below {@code untilSortKey} (exclusive; null:
+     * to the end of the partition key): a reader that needs one object key's entries reads no others.
+     */
+    public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey,
+            int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
         RoundTrips.Tally tally = RoundTrips.current();
         List<NodeId> replicas = ReplicaSet.closestFirst(layout.get(), local.partitionOf(partitionKey), self);
-        byte[] payload = Wire.rangeRequest(partitionKey, fromSortKey, limit);
+        byte[] payload = Wire.rangeRequest(partitionKey, fromSortKey, untilSortKey, limit);
         return QuorumCall.<List<Entry>>run("range", replicas, config.readQuorum(), config.readQuorum(), self, node ->
                         node.equals(self)
-                                ? CompletableFuture.supplyAsync(() -> local.range(partitionKey, fromSortKey, limit), localExecutor)
+                                ? CompletableFuture.supplyAsync(() -> local.range(partitionKey, fromSortKey, untilSortKey, limit),
+                                        localExecutor)
                                 : call(node, "range", payload).thenApply(reply -> checked(Wire.entries(reply))))
                 .thenApply(answers -> {
                     rounds.record("range", answers.rounds());

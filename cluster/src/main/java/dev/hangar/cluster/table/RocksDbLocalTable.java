@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -145,13 +146,15 @@ public final class RocksDbLocalTable implements LocalTable {
     }
 
     @Override
-    public List<Entry> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
+    public List<Entry> range(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey,
+            int limit) {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative: " + limit);
         }
         byte[] prefix = key(partitionKey, new byte[0]);
         List<Entry> entries = new ArrayList<>(Math.min(limit, 1024));
-        scan(prefix, key(partitionKey, fromSortKey), entry -> entries.size() < limit, entries::add);
+        scan(prefix, key(partitionKey, fromSortKey), entry -> entries.size() < limit
+                && (untilSortKey == null || Arrays.compareUnsigned(entry.sortKey(), untilSortKey) < 0), entries::add);
         return entries;
     }
 
@@ -253,7 +256,7 @@ public final class RocksDbLocalTable implements LocalTable {
     }
 
     // The smallest key greater than every key starting with prefix, or null if there is none (all 0xff).
-    private static byte @org.jspecify.annotations.Nullable [] successor(byte[] prefix) {
+    private static byte @Nullable [] successor(byte[] prefix) {
         byte[] next = prefix.clone();
         for (int i = next.length - 1; i >= 0; i--) {
             if (next[i] != (byte) 0xff) {

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The table's RPC messages. Every field is length-prefixed big-endian ({@link DataOutputStream}) and
@@ -20,7 +21,8 @@ import java.util.Optional;
  *   <li>{@code table.<name>.swap}: an entry, sort keys of its partition key to peek at → present flag
  *       + the entry stored before it, then per peeked key a present flag + the entry stored there
  *   <li>{@code table.<name>.get}: partition key, sort key → present flag + entry
- *   <li>{@code table.<name>.range}: partition key, from sort key, limit → entries
+ *   <li>{@code table.<name>.range}: partition key, from sort key, present flag + until sort key
+ *       (exclusive), limit → entries
  *   <li>{@code table.<name>.summary}: partition → partition summary (root + 256 leaf hashes)
  *   <li>{@code table.<name>.leaves}: partition, leaf numbers, the caller's entries of those leaves →
  *       the receiver's entries of those leaves (as they were before merging the caller's)
@@ -37,7 +39,7 @@ final class Wire {
 
     record GetRequest(byte[] partitionKey, byte[] sortKey) {}
 
-    record RangeRequest(byte[] partitionKey, byte[] fromSortKey, int limit) {}
+    record RangeRequest(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit) {}
 
     record LeavesRequest(int partition, byte[] leaves, List<Entry> entries) {}
 
@@ -157,16 +159,21 @@ final class Wire {
         return read(payload, Wire::readOptional);
     }
 
-    static byte[] rangeRequest(byte[] partitionKey, byte[] fromSortKey, int limit) {
+    static byte[] rangeRequest(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit) {
         return write(out -> {
             EntryCodec.writeBytes(out, partitionKey);
             EntryCodec.writeBytes(out, fromSortKey);
+            out.writeBoolean(untilSortKey != null);
+            if (untilSortKey != null) {
+                EntryCodec.writeBytes(out, untilSortKey);
+            }
             out.writeInt(limit);
         });
     }
 
     static RangeRequest rangeRequest(byte[] payload) {
-        return read(payload, in -> new RangeRequest(EntryCodec.readBytes(in), EntryCodec.readBytes(in), in.readInt()));
+        return read(payload, in -> new RangeRequest(EntryCodec.readBytes(in), EntryCodec.readBytes(in),
+                in.readBoolean() ? EntryCodec.readBytes(in) : null, in.readInt()));
     }
 
     static byte[] partition(int partition) {

@@ -171,6 +171,10 @@ class ReplicatedTableTest {
         }
         assertThat(seen).containsExactly("k0", "k1", "k2", "k4", "k5", "k6", "k7", "k8", "k9");
         assertThat(pages).isGreaterThanOrEqualTo(3);
+        // A bounded range stops before its bound, and is complete there.
+        RangePage bounded = table("c").range(b("bucket"), b("k1"), b("k5"), 10).join();
+        assertThat(bounded.entries()).extracting(e -> new String(e.sortKey(), UTF_8)).containsExactly("k1", "k2", "k4");
+        assertThat(bounded.hasMore()).isFalse();
         await("c is repaired by the listing", () -> local("c").range(b("bucket"), new byte[0], 100).size() == 10);
     }
 

@@ -46,6 +46,8 @@ class RocksDbLocalTableTest {
                     .containsExactly("a", "b", "c", "\u00ff");
             assertThat(table.range(b("a"), b("b"), 2)).extracting(e -> new String(e.sortKey(), UTF_8))
                     .containsExactly("b", "c");
+            assertThat(table.range(b("a"), b(""), b("c"), 10)).extracting(e -> new String(e.sortKey(), UTF_8))
+                    .containsExactly("a", "b");
             List<Entry> all = new ArrayList<>();
             table.forEachInPartition(0, all::add);
             assertThat(all).hasSize(5);
