@@ -106,12 +106,13 @@ final class ClusteredNode implements ClusterNode {
                 opened.add(localBlocks);
             }
             RocksDbLocalTable localTable =
-                    RocksDbLocalTable.open(dataDir.resolve("cluster").resolve("table"), ClusterLayout.DEFAULT_PARTITIONS);
+                    RocksDbLocalTable.open(dataDir.resolve("cluster").resolve("table"),
+                            ClusterLayout.DEFAULT_PARTITIONS, ReplicatedMetadataStore.MERGE_RULE);
             opened.add(localTable);
             int rf = settings.replicationFactor();
             TableConfig tableConfig = new TableConfig(ReplicatedMetadataStore.TABLE,
                     settings.consistency().writeQuorum(rf), settings.consistency().readQuorum(rf), TABLE_TIMEOUT,
-                    TOMBSTONE_GC_DELAY);
+                    TOMBSTONE_GC_DELAY, ReplicatedMetadataStore.MERGE_RULE);
             ReplicationConfig defaults = ReplicationConfig.defaults();
             ReplicationConfig replication = new ReplicationConfig(settings.consistency().writeQuorum(rf),
                     defaults.writeTimeout(), defaults.readTimeout(), defaults.maxBlockBytes(), defaults.resyncInterval());

@@ -6,6 +6,8 @@ import dev.hangar.cluster.table.LocalTable;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.rocksdb.RecordFormat;
+import dev.hangar.metadata.state.MetadataStateMachine;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -32,7 +34,7 @@ final class LocalReplica {
                     case MetaKeys.BUCKET_TAG -> counts[3]++;
                     case MetaKeys.UPLOAD_TAG -> counts[4]++;
                     case MetaKeys.OBJECT_TAG -> {
-                        for (ObjectVersion version : stackOf(entry).versions()) {
+                        for (ObjectVersion version : versionsOf(entry)) {
                             if (version.isDeleteMarker()) {
                                 counts[2]++;
                             } else {
@@ -57,8 +59,8 @@ final class LocalReplica {
                 }
                 switch (entry.partitionKey()[0]) {
                     case MetaKeys.OBJECT_TAG -> {
-                        for (ObjectVersion version : stackOf(entry).versions()) {
-                            VersionStack.blocksOf(version).forEach(visitor);
+                        for (ObjectVersion version : versionsOf(entry)) {
+                            MetadataStateMachine.blocksOf(version).forEach(visitor);
                         }
                     }
                     case MetaKeys.PART_TAG -> RecordFormat.decodePart(
@@ -73,9 +75,30 @@ final class LocalReplica {
         }
     }
 
-    private static VersionStack stackOf(Entry entry) {
-        byte[] sortKey = entry.sortKey();
-        return VersionStack.decode(
-                MetaKeys.scope(entry.partitionKey()), MetaKeys.string(sortKey, 0, sortKey.length), entry.value());
+    /**
+     * The live versions one entry of an objects partition holds: none for an index or a dead
+     * version, one for a version entry, the whole stack for a legacy entry. (A legacy entry whose
+     * migration a crash interrupted may count some versions twice until the key's next mutation.)
+     */
+    private static List<ObjectVersion> versionsOf(Entry entry) {
+        String bucket = MetaKeys.scope(entry.partitionKey());
+        ObjectSlots.Slot slot = ObjectSlots.parse(entry.sortKey());
+        byte[] value = entry.value();
+        return switch (slot) {
+            case ObjectSlots.Slot.Legacy legacy -> LegacyStack.decode(bucket, legacy.key(), value).stream()
+                    .map(LegacyStack.Placed::version)
+                    .toList();
+            case ObjectSlots.Slot.NullVersion version -> live(bucket, version.key(), value);
+            case ObjectSlots.Slot.IdVersion version -> live(bucket, version.key(), value);
+            case ObjectSlots.Slot.Index index -> List.of();
+        };
+    }
+
+    private static List<ObjectVersion> live(String bucket, String key, byte[] value) {
+        if (!VersionValue.isVersion(value)) {
+            return List.of();
+        }
+        VersionValue version = VersionValue.decode(value);
+        return version.dead() ? List.of() : List.of(RecordFormat.decodeObject(bucket, key, version.record()));
     }
 }

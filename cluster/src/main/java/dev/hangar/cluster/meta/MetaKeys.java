@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@code B}: buckets, sort key the name
  *   <li>{@code C 0 bucket}: bucket configurations, sort key the kind
- *   <li>{@code O 0 bucket}: objects, sort key the object key; the value is the key's whole {@link
- *       VersionStack}
+ *   <li>{@code O 0 bucket}: objects, one entry per version of each key and an index entry per
+ *       version id, laid out as {@link ObjectSlots} describes
  *   <li>{@code U 0 bucket}: multipart uploads, sort key {@code key 0 uploadId}, so that uploads
  *       list by key, then by id, as in the single-node store
  *   <li>{@code P 0 uploadId}: parts, sort key the part number as 4 bytes big-endian
@@ -82,11 +82,6 @@ final class MetaKeys {
         if (key.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("object key must not contain U+0000");
         }
-        return utf8(key);
-    }
-
-    /** The sort key of an object key that is only read: a key containing U+0000 is just absent. */
-    static byte[] objectKey(String key) {
         return utf8(key);
     }
 

@@ -2,28 +2,37 @@ package dev.hangar.cluster.meta;
 
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.cluster.table.RangePage;
-import dev.hangar.cluster.table.ReplicatedTable;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The live entries of one partition key in sort-key order, read from the table a quorum page at a
- * time, with forward {@link #seek}s: a listing that rolls keys up into a common prefix jumps past
- * them rather than reading them.
+ * The live entries of one partition key in sort-key order, below an optional bound, read from an
+ * {@link EntrySource} (the table's quorum) a page at a time, with forward {@link #seek}s: a listing
+ * that rolls keys up into a common prefix, or that has read what it needs of an object key, jumps
+ * past the rest rather than reading it. The bound keeps a reader of one object key, or of one
+ * prefix, from reading past it.
  */
 final class RangeCursor {
-    private final ReplicatedTable table;
+    private final EntrySource source;
     private final byte[] partitionKey;
     private final int pageSize;
     private final String what;
+    private final byte @Nullable [] until;
     private final Deque<Entry> buffered = new ArrayDeque<>();
     /** Where the next page starts; null once the range is exhausted. */
     private byte @Nullable [] nextFrom;
 
-    RangeCursor(ReplicatedTable table, byte[] partitionKey, byte[] from, int pageSize, String what) {
-        this.table = table;
+    RangeCursor(EntrySource source, byte[] partitionKey, byte[] from, int pageSize, String what) {
+        this(source, partitionKey, from, null, pageSize, what);
+    }
+
+    /** A cursor over the sort keys from {@code from} and below {@code until} (null: the partition key's end). */
+    RangeCursor(EntrySource source, byte[] partitionKey, byte[] from, byte @Nullable [] until, int pageSize,
+            String what) {
+        this.source = source;
+        this.until = until;
         this.partitionKey = partitionKey;
         this.pageSize = Math.max(1, pageSize);
         this.what = what;
@@ -32,15 +41,24 @@ final class RangeCursor {
 
     /** The next live entry, or null at the end of the partition key. */
     @Nullable Entry next() {
+        Entry next = peek();
+        if (next != null) {
+            buffered.poll();
+        }
+        return next;
+    }
+
+    /** The entry {@link #next} would return, without taking it. */
+    @Nullable Entry peek() {
         while (buffered.isEmpty()) {
             if (nextFrom == null) {
                 return null;
             }
-            RangePage page = Replies.join(table.range(partitionKey, nextFrom, pageSize), what);
+            RangePage page = Replies.join(source.range(partitionKey, nextFrom, until, pageSize), what);
             buffered.addAll(page.entries());
             nextFrom = page.nextSortKey();
         }
-        return buffered.poll();
+        return buffered.peek();
     }
 
     /** Skips every entry below {@code from}. */

@@ -6,7 +6,7 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The names of an S3 listing over one partition key: entries whose names start with a prefix,
+ * The names of an S3 listing of uploads over one partition key: entries whose names start with a prefix,
  * rolled up into a common prefix at the first delimiter after it, each common prefix once. After
  * a common prefix the cursor seeks past every key under it, so a folder costs one range read, not
  * one per key.

@@ -2,7 +2,6 @@ package dev.hangar.cluster.meta;
 
 import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.table.Entry;
-import dev.hangar.cluster.table.ReplicatedTable;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Optional;
@@ -39,7 +38,7 @@ final class SettingsCache {
     /** Keys share epochs by hash: a forget of one key only costs the reads of its stripe their caching. */
     private static final int STRIPES = 64;
 
-    private final ReplicatedTable table;
+    private final EntrySource source;
     private final long ttlNanos;
     private final LongSupplier nanoTime;
     private final ConcurrentHashMap<ByteBuffer, Cached> entries = new ConcurrentHashMap<>();
@@ -48,12 +47,12 @@ final class SettingsCache {
     private final AtomicLong sharedEpoch = new AtomicLong();
     private final ReentrantReadWriteLock epochs = new ReentrantReadWriteLock();
 
-    SettingsCache(ReplicatedTable table, Duration ttl) {
-        this(table, ttl, System::nanoTime);
+    SettingsCache(EntrySource source, Duration ttl) {
+        this(source, ttl, System::nanoTime);
     }
 
-    SettingsCache(ReplicatedTable table, Duration ttl, LongSupplier nanoTime) {
-        this.table = table;
+    SettingsCache(EntrySource source, Duration ttl, LongSupplier nanoTime) {
+        this.source = source;
         this.ttlNanos = ttl.toNanos();
         this.nanoTime = nanoTime;
     }
@@ -101,7 +100,7 @@ final class SettingsCache {
         // Noted before the read is sent: an invalidation that arrives while it is under way moves one of them.
         long keyEpoch = keyEpochs.get(stripe);
         long shared = sharedEpoch.get();
-        return table.get(partitionKey, sortKey).thenApply(entry -> {
+        return source.get(partitionKey, sortKey).thenApply(entry -> {
             if (ttlNanos > 0) {
                 Lock lock = epochs.readLock();
                 lock.lock();

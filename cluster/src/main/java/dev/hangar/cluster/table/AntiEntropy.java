@@ -53,6 +53,10 @@ public final class AntiEntropy implements AutoCloseable {
     public AntiEntropy(TableConfig config, NodeId self, Supplier<ClusterLayout> layout, RpcClient client,
             RpcServer server, Function<NodeId, InetSocketAddress> addresses, LocalTable local,
             HybridLogicalClock clock) {
+        if (local.mergeRule() != config.mergeRule()) {
+            throw new IllegalArgumentException("the local replica of table " + config.name()
+                    + " merges by another rule than the table's");
+        }
         this.config = config;
         this.self = self;
         this.layout = layout;

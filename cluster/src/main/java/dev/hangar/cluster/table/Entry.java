@@ -8,13 +8,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * One versioned record of a table, and the merge rule that makes replicas converge.
  *
- * <p><b>Merge rule.</b> Of two entries for the same (partition key, sort key), the one with the
- * greater {@link Timestamp} wins: wall milliseconds, then the logical counter, then the issuing
- * node's id. The order is total and every replica applies the same comparison, so replicas that saw
- * the same set of writes, in any order and any number of times, hold the same winner (merge is
- * commutative, associative and idempotent). Equal timestamps come from one node's clock only when a
- * caller supplied its own timestamp twice; then a tombstone beats a value and otherwise the larger
- * value bytes win, so that even that case stays deterministic.
+ * <p><b>Merge rule.</b> Replicas converge because every place where two entries of one key meet
+ * keeps the winner under the table's {@link MergeRule}: by default {@link
+ * MergeRule#LAST_WRITER_WINS}, the greater {@link Timestamp} (wall milliseconds, then the logical
+ * counter, then the issuing node's id). {@link #merge} and {@link #wins} are that default rule.
  *
  * <p>A delete is a tombstone (a null value) with a timestamp, merged like any write: it beats older
  * values and loses to newer ones. Tombstones are kept for a GC delay and then purged; a replica
@@ -52,32 +49,19 @@ public record Entry(byte[] partitionKey, byte[] sortKey, byte @Nullable [] value
         return Arrays.equals(partitionKey, other.partitionKey) && Arrays.equals(sortKey, other.sortKey);
     }
 
-    /** The winner of this entry and {@code other} under the merge rule; both must have the same key. */
+    /** The winner of this entry and {@code other} under last writer wins; both must have the same key. */
     public Entry merge(Entry other) {
-        if (!sameKey(other)) {
-            throw new IllegalArgumentException("cannot merge entries of different keys: " + this + " and " + other);
-        }
-        return wins(other) ? other : this;
+        return MergeRule.LAST_WRITER_WINS.merge(this, other);
     }
 
-    /** Whether {@code challenger} would replace this entry under the merge rule. */
+    /** Whether {@code challenger} would replace this entry under last writer wins. */
     public boolean wins(Entry challenger) {
-        int byTime = challenger.timestamp.compareTo(timestamp);
-        if (byTime != 0) {
-            return byTime > 0;
-        }
-        if (value == null || challenger.value == null) {
-            return challenger.value == null && value != null;
-        }
-        return Arrays.compareUnsigned(challenger.value, value) > 0;
+        return MergeRule.LAST_WRITER_WINS.wins(this, challenger);
     }
 
-    /** Merges a possibly absent entry with another: the winner, or whichever is present. */
+    /** Merges a possibly absent entry with another under last writer wins: the winner, or whichever is present. */
     public static @Nullable Entry winner(@Nullable Entry a, @Nullable Entry b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null ? a : a.merge(b);
+        return MergeRule.LAST_WRITER_WINS.winner(a, b);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.hangar.cluster.table;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One replica's copy of a table. Implementations are thread-safe; calls may block on disk, so they
@@ -15,8 +16,11 @@ public interface LocalTable extends AutoCloseable {
     /** The partition that holds every entry of {@code partitionKey}. */
     int partitionOf(byte[] partitionKey);
 
+    /** The rule by which this replica merges entries: the rule of the table it holds. */
+    MergeRule mergeRule();
+
     /**
-     * Merges {@code entry} into the stored entry of its key under {@link Entry}'s merge rule and
+     * Merges {@code entry} into the stored entry of its key under {@link #mergeRule} and
      * returns what is stored afterwards: {@code entry} if it won, the stored one otherwise.
      */
     Entry merge(Entry entry);
@@ -35,12 +39,20 @@ public interface LocalTable extends AutoCloseable {
      * fromSortKey}, in unsigned bytewise order of sort key, tombstones included (a reader merging
      * several replicas needs them to hide values other replicas still hold).
      */
-    List<Entry> range(byte[] partitionKey, byte[] fromSortKey, int limit);
+    default List<Entry> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
+        return range(partitionKey, fromSortKey, null, limit);
+    }
+
+    /** {@link #range(byte[], byte[], int)} of the sort keys below {@code untilSortKey} only (null: no bound). */
+    List<Entry> range(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit);
 
     /** Visits every stored entry of one partition, in key order, tombstones included. */
     void forEachInPartition(int partition, Consumer<Entry> visitor);
 
-    /** Deletes tombstones whose wall time is before {@code wallMillis}; returns how many. */
+    /**
+     * Deletes the entries that {@link #mergeRule} calls deletions (tombstones, at least) whose wall
+     * time is before {@code wallMillis}; returns how many.
+     */
     int purgeTombstonesBefore(long wallMillis);
 
     @Override

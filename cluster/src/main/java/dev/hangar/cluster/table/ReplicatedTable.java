@@ -7,9 +7,13 @@ import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcPeer;
 import dev.hangar.cluster.rpc.RpcServer;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +27,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A table replicated over the nodes of each partition, leaderless: any node coordinates any
@@ -30,8 +35,9 @@ import java.util.logging.Logger;
  * answers of the read quorum and repair the replicas found stale.
  *
  * <p>Each put and each get costs one round of parallel calls (none when the local replica suffices),
- * because there is nothing to agree on: entries merge by {@link Entry}'s rule wherever they meet.
- * The price is that concurrent writes of one key keep only the last, by hybrid timestamp.
+ * because there is nothing to agree on: entries merge by the table's {@link MergeRule} wherever they
+ * meet. The price, with the default rule, is that concurrent writes of one key keep only the last,
+ * by hybrid timestamp.
  *
  * <p>The futures complete on Netty I/O or virtual threads; dependent stages must not block.
  */
@@ -40,6 +46,7 @@ public final class ReplicatedTable implements AutoCloseable {
     private static final byte[] EMPTY = new byte[0];
 
     private final TableConfig config;
+    private final MergeRule rule;
     private final NodeId self;
     private final Supplier<ClusterLayout> layout;
     private final RpcClient client;
@@ -61,7 +68,12 @@ public final class ReplicatedTable implements AutoCloseable {
     public ReplicatedTable(TableConfig config, NodeId self, Supplier<ClusterLayout> layout, RpcClient client,
             RpcServer server, Function<NodeId, InetSocketAddress> addresses, LocalTable local,
             HybridLogicalClock clock) {
+        if (local.mergeRule() != config.mergeRule()) {
+            throw new IllegalArgumentException("the local replica of table " + config.name()
+                    + " merges by another rule than the table's");
+        }
         this.config = config;
+        this.rule = config.mergeRule();
         this.self = self;
         this.layout = layout;
         this.client = client;
@@ -81,9 +93,9 @@ public final class ReplicatedTable implements AutoCloseable {
             return CompletableFuture.completedFuture(EMPTY);
         });
         server.register(config.method("swap"), (from, payload) -> {
-            Entry entry = Wire.entries(payload).getFirst();
-            clock.update(entry.timestamp());
-            return CompletableFuture.completedFuture(Wire.optionalEntry(local.swap(entry)));
+            Wire.SwapRequest request = Wire.swapRequest(payload);
+            clock.update(request.entry().timestamp());
+            return CompletableFuture.completedFuture(Wire.swapReply(swapLocally(request.entry(), request.peek())));
         });
         server.register(config.method("get"), (from, payload) -> {
             Wire.GetRequest request = Wire.getRequest(payload);
@@ -93,7 +105,8 @@ public final class ReplicatedTable implements AutoCloseable {
         server.register(config.method("range"), (from, payload) -> {
             Wire.RangeRequest request = Wire.rangeRequest(payload);
             return CompletableFuture.completedFuture(
-                    Wire.entries(local.range(request.partitionKey(), request.fromSortKey(), request.limit())));
+                    Wire.entries(local.range(request.partitionKey(), request.fromSortKey(), request.untilSortKey(),
+                            request.limit())));
         });
     }
 
@@ -149,34 +162,90 @@ public final class ReplicatedTable implements AutoCloseable {
      * acknowledged writes.
      */
     public CompletableFuture<Entry> put(Entry entry) {
-        return replicate(entry, false).thenApply(Swapped::written);
+        return replicate(List.of(entry), false, List.of(), RoundTrips.current()).thenApply(done -> entry);
     }
 
     /**
-     * What a {@link #swap} wrote, and what it replaced.
+     * Writes several entries, each as {@link #put} does: one write of all the entries of each
+     * partition key (one call per replica, carrying them all), the partition keys in parallel, so
+     * the whole costs one round. Completes once every partition key's write quorum stored its
+     * entries; fails if any missed its quorum, and then the others may have been stored or not.
+     * A replica merges the entries of one call one after the other, not atomically: a reader may
+     * meet some of them without the others while the call is applied, or after a replica crashed
+     * in the middle of one (the other replicas of the quorum hold them all).
+     */
+    public CompletableFuture<Void> putAll(List<Entry> entries) {
+        Map<ByteBuffer, List<Entry>> byPartitionKey = new LinkedHashMap<>();
+        for (Entry entry : entries) {
+            byPartitionKey.computeIfAbsent(ByteBuffer.wrap(entry.partitionKey()), key -> new ArrayList<>()).add(entry);
+        }
+        RoundTrips.Tally caller = RoundTrips.current();
+        List<RoundTrips.Tally> tallies = new ArrayList<>();
+        List<CompletableFuture<?>> writes = new ArrayList<>();
+        for (List<Entry> group : byPartitionKey.values()) {
+            RoundTrips.Tally tally = new RoundTrips.Tally();
+            tallies.add(tally);
+            writes.add(replicate(group, false, List.of(), tally));
+        }
+        // Parallel writes are one round: the caller waits for the slowest, not for their sum.
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).thenRun(() -> caller.addMetadata(
+                tallies.stream().mapToInt(RoundTrips.Tally::metadata).max().orElse(0)));
+    }
+
+    /**
+     * What a {@link #swap} wrote, and what the replicas that acknowledged it held before.
      *
      * @param written the entry, stored at the write quorum
-     * @param replaced the newest entry older than {@code written} that the acknowledging replicas held
-     *     before it; it can never win again. Since the write quorum intersects the quorum of every
-     *     earlier acknowledged write, it is the entry that was current, unless a concurrent write got
-     *     in between (then it may be an older one, and the one in between is missed)
+     * @param previous the winner, under the table's merge rule, of the entries the acknowledging
+     *     replicas held for its key before it: the entry that was current, since the write quorum
+     *     intersects the quorum of every earlier acknowledged write — unless a concurrent write got
+     *     in between (then it may be an older one, and the one in between is missed). It may win
+     *     over {@code written} too: a concurrent write, or one that {@code written} cannot beat
+     * @param peeked for each sort key the swap was asked to peek at, the winner of what those
+     *     replicas held there (tombstones included), in the order asked
      */
-    public record Swapped(Entry written, Optional<Entry> replaced) {}
+    public record Swapped(Entry written, Optional<Entry> previous, List<Optional<Entry>> peeked) {}
 
     /**
      * {@link #put} that also learns, in the same round, what the entry replaced: a blind write
      * that still lets the caller free what the old value referenced.
      */
     public CompletableFuture<Swapped> swap(Entry entry) {
-        return replicate(entry, true);
+        return swap(entry, List.of());
     }
 
-    private CompletableFuture<Swapped> replicate(Entry entry, boolean wantReplaced) {
-        clock.update(entry.timestamp());
-        RoundTrips.Tally tally = RoundTrips.current();
-        List<NodeId> replicas = replicasOf(entry.partitionKey());
-        byte[] payload = Wire.entries(List.of(entry));
-        String method = wantReplaced ? "swap" : "merge";
+    /**
+     * {@link #swap} that also reads, in the same round and from the same replicas, the entries of
+     * other sort keys of the entry's partition key: what a blind write needs to know to tell
+     * whether it was enough.
+     */
+    public CompletableFuture<Swapped> swap(Entry entry, List<byte[]> peek) {
+        return replicate(List.of(entry), true, peek, RoundTrips.current()).thenApply(answers -> {
+            Entry previous = null;
+            List<Entry> peeked = new ArrayList<>(Collections.nCopies(peek.size(), (Entry) null));
+            for (Wire.SwapReply answer : answers) {
+                previous = rule.winner(previous, answer.previous().orElse(null));
+                for (int i = 0; i < peek.size() && i < answer.peeked().size(); i++) {
+                    peeked.set(i, rule.winner(peeked.get(i), answer.peeked().get(i).orElse(null)));
+                }
+            }
+            return new Swapped(entry, Optional.ofNullable(previous), peeked.stream().map(Optional::ofNullable).toList());
+        });
+    }
+
+    /**
+     * Writes {@code entries}, all of one partition key, to its replicas (see {@link #put}); with
+     * {@code swap}, the one entry is swapped in and each acknowledging replica answers what it held
+     * before and at the {@code peek} keys. Completes with those answers (empty ones for a merge).
+     */
+    private CompletableFuture<Collection<Wire.SwapReply>> replicate(List<Entry> entries, boolean swap,
+            List<byte[]> peek, RoundTrips.Tally tally) {
+        entries.forEach(entry -> clock.update(entry.timestamp()));
+        byte[] partitionKey = entries.getFirst().partitionKey();
+        List<NodeId> replicas = replicasOf(partitionKey);
+        byte[] payload = swap ? Wire.swapRequest(entries.getFirst(), peek) : Wire.entries(entries);
+        String method = swap ? "swap" : "merge";
+        Wire.SwapReply none = new Wire.SwapReply(Optional.empty(), List.of());
         boolean selfIsReplica = replicas.contains(self);
         int remoteAcksFirst = selfIsReplica ? Math.max(0, Math.min(config.writeQuorum(), replicas.size()) - 1) : 0;
         AtomicInteger remoteAcks = new AtomicInteger();
@@ -184,36 +253,42 @@ public final class ReplicatedTable implements AutoCloseable {
         if (remoteAcksFirst == 0) {
             enoughRemote.complete(null);
         }
-        CompletableFuture<Optional<Entry>> localWrite = selfIsReplica
+        CompletableFuture<Wire.SwapReply> localWrite = selfIsReplica
                 ? enoughRemote.thenApplyAsync(ready -> {
-                    clock.update(entry.timestamp());
-                    return local.swap(entry);
+                    entries.forEach(entry -> clock.update(entry.timestamp()));
+                    if (swap) {
+                        return swapLocally(entries.getFirst(), peek);
+                    }
+                    entries.forEach(local::merge);
+                    return none;
                 }, localExecutor)
-                : CompletableFuture.completedFuture(Optional.empty());
-        CompletableFuture<Swapped> quorum = QuorumCall.<Optional<Entry>>run("put", replicas, config.writeQuorum(),
-                        replicas.size(), self, node -> node.equals(self) ? localWrite
+                : CompletableFuture.completedFuture(none);
+        CompletableFuture<Collection<Wire.SwapReply>> quorum = QuorumCall.<Wire.SwapReply>run("put", replicas,
+                        config.writeQuorum(), replicas.size(), self, node -> node.equals(self) ? localWrite
                                 : call(node, method, payload).thenApply(reply -> {
                                     if (remoteAcks.incrementAndGet() >= remoteAcksFirst) {
                                         enoughRemote.complete(null);
                                     }
-                                    return wantReplaced ? Wire.optionalEntry(reply) : Optional.<Entry>empty();
+                                    return swap ? checked(Wire.swapReply(reply)) : none;
                                 }))
                 .thenApply(answers -> {
                     rounds.record("put", answers.rounds());
                     tally.addMetadata(answers.rounds());
-                    Entry replaced = null;
-                    for (Optional<Entry> before : answers.byNode().values()) {
-                        if (before.isPresent() && before.get().timestamp().compareTo(entry.timestamp()) < 0) {
-                            replaced = Entry.winner(replaced, before.get());
-                        }
-                    }
-                    return new Swapped(entry, Optional.ofNullable(replaced));
+                    return answers.byNode().values();
                 });
         // thenCompose, not thenCombine: a failed quorum fails the put at once, while the local write,
         // which waits for remote acks that never came, never completes. A failed local write is one
         // missing ack like any other: the quorum decides, not this node.
-        return quorum.thenCompose(swapped -> localWrite.exceptionally(failure -> Optional.empty())
-                .thenApply(local -> swapped));
+        return quorum.thenCompose(answers -> localWrite.exceptionally(failure -> none).thenApply(local -> answers));
+    }
+
+    private Wire.SwapReply swapLocally(Entry entry, List<byte[]> peek) {
+        Optional<Entry> previous = local.swap(entry);
+        List<Optional<Entry>> peeked = new ArrayList<>(peek.size());
+        for (byte[] sortKey : peek) {
+            peeked.add(local.get(entry.partitionKey(), sortKey));
+        }
+        return new Wire.SwapReply(previous, peeked);
     }
 
     /**
@@ -234,7 +309,7 @@ public final class ReplicatedTable implements AutoCloseable {
                     tally.addMetadata(answers.rounds());
                     Entry winner = null;
                     for (Optional<Entry> answer : answers.byNode().values()) {
-                        winner = Entry.winner(winner, answer.orElse(null));
+                        winner = rule.winner(winner, answer.orElse(null));
                     }
                     if (winner == null) {
                         return Optional.<Entry>empty();
@@ -255,15 +330,25 @@ public final class ReplicatedTable implements AutoCloseable {
      * lacked or held older. See {@link RangePage} for continuing.
      */
     public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
+        return range(partitionKey, fromSortKey, null, limit);
+    }
+
+    /**
+     * {@link #range(byte[], byte[], int)} of the sort keys below {@code untilSortKey} (exclusive; null:
+     * to the end of the partition key): a reader that needs one object key's entries reads no others.
+     */
+    public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey,
+            int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
         RoundTrips.Tally tally = RoundTrips.current();
         List<NodeId> replicas = ReplicaSet.closestFirst(layout.get(), local.partitionOf(partitionKey), self);
-        byte[] payload = Wire.rangeRequest(partitionKey, fromSortKey, limit);
+        byte[] payload = Wire.rangeRequest(partitionKey, fromSortKey, untilSortKey, limit);
         return QuorumCall.<List<Entry>>run("range", replicas, config.readQuorum(), config.readQuorum(), self, node ->
                         node.equals(self)
-                                ? CompletableFuture.supplyAsync(() -> local.range(partitionKey, fromSortKey, limit), localExecutor)
+                                ? CompletableFuture.supplyAsync(() -> local.range(partitionKey, fromSortKey, untilSortKey, limit),
+                                        localExecutor)
                                 : call(node, "range", payload).thenApply(reply -> checked(Wire.entries(reply))))
                 .thenApply(answers -> {
                     rounds.record("range", answers.rounds());
@@ -289,7 +374,7 @@ public final class ReplicatedTable implements AutoCloseable {
         for (List<Entry> page : pages.values()) {
             for (Entry entry : page) {
                 if (cutoff == null || Arrays.compareUnsigned(entry.sortKey(), cutoff) <= 0) {
-                    merged.merge(entry.sortKey(), entry, Entry::merge);
+                    merged.merge(entry.sortKey(), entry, rule::merge);
                 }
             }
         }
@@ -306,6 +391,8 @@ public final class ReplicatedTable implements AutoCloseable {
                 repair(page.getKey(), stale);
             }
         }
+        // As a get does: a later write of this node orders after what this read saw.
+        merged.values().stream().map(Entry::timestamp).max(Comparator.naturalOrder()).ifPresent(clock::update);
         List<Entry> live = merged.values().stream().filter(e -> !e.isTombstone()).toList();
         // The smallest key after the cutoff: the cutoff followed by a zero byte.
         byte[] next = cutoff == null ? null : Arrays.copyOf(cutoff, cutoff.length + 1);
@@ -326,6 +413,12 @@ public final class ReplicatedTable implements AutoCloseable {
 
     private List<Entry> checked(List<Entry> answer) {
         answer.forEach(entry -> clock.check(entry.timestamp()));
+        return answer;
+    }
+
+    private Wire.SwapReply checked(Wire.SwapReply answer) {
+        checked(answer.previous());
+        answer.peeked().forEach(this::checked);
         return answer;
     }
 

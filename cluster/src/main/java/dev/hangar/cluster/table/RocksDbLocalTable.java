@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -45,6 +46,7 @@ public final class RocksDbLocalTable implements LocalTable {
     private final Options options;
     private final WriteOptions writeOptions;
     private final Partitioning partitioning;
+    private final MergeRule rule;
     private final Object[] locks = new Object[LOCK_STRIPES];
     /**
      * Readers and writers hold its read lock while they use the database, {@link #close} its write lock: a
@@ -54,8 +56,9 @@ public final class RocksDbLocalTable implements LocalTable {
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private boolean closed;
 
-    private RocksDbLocalTable(RocksDB db, Options options, Partitioning partitioning) {
+    private RocksDbLocalTable(RocksDB db, Options options, Partitioning partitioning, MergeRule rule) {
         this.db = db;
+        this.rule = rule;
         this.options = options;
         this.writeOptions = new WriteOptions();
         this.partitioning = partitioning;
@@ -64,15 +67,24 @@ public final class RocksDbLocalTable implements LocalTable {
         }
     }
 
-    /** Opens (creating if needed) the table in {@code folder}, for a layout of {@code partitions} partitions. */
+    /**
+     * Opens (creating if needed) the table in {@code folder}, for a layout of {@code partitions}
+     * partitions, merging by {@link MergeRule#LAST_WRITER_WINS}.
+     */
     public static RocksDbLocalTable open(Path folder, int partitions) {
+        return open(folder, partitions, MergeRule.LAST_WRITER_WINS);
+    }
+
+    /** Opens (creating if needed) the table in {@code folder}, merging entries by {@code rule}. */
+    public static RocksDbLocalTable open(Path folder, int partitions, MergeRule rule) {
         if (partitions < 1 || partitions > 1 << 16) {
             throw new IllegalArgumentException("partitions must be between 1 and 65536: " + partitions);
         }
         Options options = new Options().setCreateIfMissing(true);
         try {
             Files.createDirectories(folder);
-            return new RocksDbLocalTable(RocksDB.open(options, folder.toString()), options, new Partitioning(partitions));
+            return new RocksDbLocalTable(
+                    RocksDB.open(options, folder.toString()), options, new Partitioning(partitions), rule);
         } catch (RocksDBException | java.io.IOException e) {
             options.close();
             throw new TableStorageException("cannot open table at " + folder + ": " + e.getMessage(), e);
@@ -90,9 +102,14 @@ public final class RocksDbLocalTable implements LocalTable {
     }
 
     @Override
+    public MergeRule mergeRule() {
+        return rule;
+    }
+
+    @Override
     public Entry merge(Entry entry) {
         Optional<Entry> before = swap(entry);
-        return before.isPresent() && !before.get().wins(entry) ? before.get() : entry;
+        return before.isPresent() && !rule.wins(before.get(), entry) ? before.get() : entry;
     }
 
     @Override
@@ -103,7 +120,7 @@ public final class RocksDbLocalTable implements LocalTable {
             synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
                 byte[] stored = db.get(key);
                 Entry current = stored == null ? null : EntryCodec.decode(stored);
-                if (current == null || current.wins(entry)) {
+                if (current == null || rule.wins(current, entry)) {
                     db.put(writeOptions, key, EntryCodec.encode(entry));
                 }
                 return Optional.ofNullable(current);
@@ -129,13 +146,15 @@ public final class RocksDbLocalTable implements LocalTable {
     }
 
     @Override
-    public List<Entry> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
+    public List<Entry> range(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey,
+            int limit) {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative: " + limit);
         }
         byte[] prefix = key(partitionKey, new byte[0]);
         List<Entry> entries = new ArrayList<>(Math.min(limit, 1024));
-        scan(prefix, key(partitionKey, fromSortKey), entry -> entries.size() < limit, entries::add);
+        scan(prefix, key(partitionKey, fromSortKey), entry -> entries.size() < limit
+                && (untilSortKey == null || Arrays.compareUnsigned(entry.sortKey(), untilSortKey) < 0), entries::add);
         return entries;
     }
 
@@ -151,12 +170,12 @@ public final class RocksDbLocalTable implements LocalTable {
         for (int p = 0; p < partitions(); p++) {
             List<Entry> expired = new ArrayList<>();
             forEachInPartition(p, entry -> {
-                if (entry.isTombstone() && entry.timestamp().wall() < wallMillis) {
+                if (rule.isDeletion(entry) && entry.timestamp().wall() < wallMillis) {
                     expired.add(entry);
                 }
             });
-            for (Entry tombstone : expired) {
-                if (deleteIfUnchanged(tombstone)) {
+            for (Entry deletion : expired) {
+                if (deleteIfUnchanged(deletion)) {
                     purged++;
                 }
             }
@@ -164,21 +183,21 @@ public final class RocksDbLocalTable implements LocalTable {
         return purged;
     }
 
-    // A write may have replaced the tombstone since the scan: delete only what was seen.
-    private boolean deleteIfUnchanged(Entry tombstone) {
-        byte[] key = key(tombstone.partitionKey(), tombstone.sortKey());
+    // A write may have replaced the deletion since the scan: delete only what was seen.
+    private boolean deleteIfUnchanged(Entry deletion) {
+        byte[] key = key(deletion.partitionKey(), deletion.sortKey());
         Lock open = useOpen();
         try {
             synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
                 byte[] stored = db.get(key);
-                if (stored == null || !EntryCodec.decode(stored).equals(tombstone)) {
+                if (stored == null || !EntryCodec.decode(stored).equals(deletion)) {
                     return false;
                 }
                 db.delete(writeOptions, key);
                 return true;
             }
         } catch (RocksDBException e) {
-            throw new TableStorageException("cannot purge " + tombstone + ": " + e.getMessage(), e);
+            throw new TableStorageException("cannot purge " + deletion + ": " + e.getMessage(), e);
         } finally {
             open.unlock();
         }
@@ -237,7 +256,7 @@ public final class RocksDbLocalTable implements LocalTable {
     }
 
     // The smallest key greater than every key starting with prefix, or null if there is none (all 0xff).
-    private static byte @org.jspecify.annotations.Nullable [] successor(byte[] prefix) {
+    private static byte @Nullable [] successor(byte[] prefix) {
         byte[] next = prefix.clone();
         for (int i = next.length - 1; i >= 0; i--) {
             if (next[i] != (byte) 0xff) {

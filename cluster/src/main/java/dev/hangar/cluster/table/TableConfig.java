@@ -14,10 +14,14 @@ import java.util.Objects;
  * @param timeout how long a replica may take to answer before it counts as failed
  * @param tombstoneGcDelay how long a tombstone is kept before it is purged; must exceed the longest
  *     outage after which a replica rejoins with its old data, or that data may come back
+ * @param mergeRule how entries of one key merge, wherever they meet; the table's local replica must
+ *     merge by the same rule
  */
-public record TableConfig(String name, int writeQuorum, int readQuorum, Duration timeout, Duration tombstoneGcDelay) {
+public record TableConfig(String name, int writeQuorum, int readQuorum, Duration timeout, Duration tombstoneGcDelay,
+        MergeRule mergeRule) {
     public TableConfig {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(mergeRule, "mergeRule");
         if (!name.matches("[a-z0-9_-]{1,64}")) {
             throw new IllegalArgumentException("table name must be 1 to 64 of [a-z0-9_-]: " + name);
         }
@@ -27,6 +31,16 @@ public record TableConfig(String name, int writeQuorum, int readQuorum, Duration
         if (timeout.isNegative() || timeout.isZero() || tombstoneGcDelay.isNegative()) {
             throw new IllegalArgumentException("timeout must be positive and the GC delay not negative");
         }
+    }
+
+    /** A table whose entries merge by {@link MergeRule#LAST_WRITER_WINS}. */
+    public TableConfig(String name, int writeQuorum, int readQuorum, Duration timeout, Duration tombstoneGcDelay) {
+        this(name, writeQuorum, readQuorum, timeout, tombstoneGcDelay, MergeRule.LAST_WRITER_WINS);
+    }
+
+    /** This table with its entries merged by {@code rule}. */
+    public TableConfig withMergeRule(MergeRule rule) {
+        return new TableConfig(name, writeQuorum, readQuorum, timeout, tombstoneGcDelay, rule);
     }
 
     /** Quorums of 2 of 3 (consistent mode), 5 s timeout, tombstones kept for a day. */

@@ -6,8 +6,10 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The table's RPC messages. Every field is length-prefixed big-endian ({@link DataOutputStream}) and
@@ -16,8 +18,11 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@code table.<name>.merge}: entries → empty (the receiver merged them all)
+ *   <li>{@code table.<name>.swap}: an entry, sort keys of its partition key to peek at → present flag
+ *       + the entry stored before it, then per peeked key a present flag + the entry stored there
  *   <li>{@code table.<name>.get}: partition key, sort key → present flag + entry
- *   <li>{@code table.<name>.range}: partition key, from sort key, limit → entries
+ *   <li>{@code table.<name>.range}: partition key, from sort key, present flag + until sort key
+ *       (exclusive), limit → entries
  *   <li>{@code table.<name>.summary}: partition → partition summary (root + 256 leaf hashes)
  *   <li>{@code table.<name>.leaves}: partition, leaf numbers, the caller's entries of those leaves →
  *       the receiver's entries of those leaves (as they were before merging the caller's)
@@ -34,9 +39,13 @@ final class Wire {
 
     record GetRequest(byte[] partitionKey, byte[] sortKey) {}
 
-    record RangeRequest(byte[] partitionKey, byte[] fromSortKey, int limit) {}
+    record RangeRequest(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit) {}
 
     record LeavesRequest(int partition, byte[] leaves, List<Entry> entries) {}
+
+    record SwapRequest(Entry entry, List<byte[]> peek) {}
+
+    record SwapReply(Optional<Entry> previous, List<Optional<Entry>> peeked) {}
 
     private Wire() {}
 
@@ -70,6 +79,67 @@ final class Wire {
         return read(payload, EntryCodec::readEntries);
     }
 
+    static byte[] swapRequest(Entry entry, List<byte[]> peek) {
+        return write(out -> {
+            EntryCodec.write(out, entry);
+            out.writeInt(peek.size());
+            for (byte[] sortKey : peek) {
+                EntryCodec.writeBytes(out, sortKey);
+            }
+        });
+    }
+
+    static SwapRequest swapRequest(byte[] payload) {
+        return read(payload, in -> {
+            Entry entry = EntryCodec.read(in);
+            int count = in.readInt();
+            if (count < 0 || count > in.available()) {
+                throw new IOException("bad peek count " + count);
+            }
+            List<byte[]> peek = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                peek.add(EntryCodec.readBytes(in));
+            }
+            return new SwapRequest(entry, peek);
+        });
+    }
+
+    static byte[] swapReply(SwapReply reply) {
+        return write(out -> {
+            writeOptional(out, reply.previous());
+            out.writeInt(reply.peeked().size());
+            for (Optional<Entry> peeked : reply.peeked()) {
+                writeOptional(out, peeked);
+            }
+        });
+    }
+
+    static SwapReply swapReply(byte[] payload) {
+        return read(payload, in -> {
+            Optional<Entry> previous = readOptional(in);
+            int count = in.readInt();
+            if (count < 0 || count > in.available()) {
+                throw new IOException("bad peek count " + count);
+            }
+            List<Optional<Entry>> peeked = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                peeked.add(readOptional(in));
+            }
+            return new SwapReply(previous, peeked);
+        });
+    }
+
+    private static void writeOptional(DataOutputStream out, Optional<Entry> entry) throws IOException {
+        out.writeBoolean(entry.isPresent());
+        if (entry.isPresent()) {
+            EntryCodec.write(out, entry.get());
+        }
+    }
+
+    private static Optional<Entry> readOptional(DataInputStream in) throws IOException {
+        return in.readBoolean() ? Optional.of(EntryCodec.read(in)) : Optional.empty();
+    }
+
     static byte[] getRequest(byte[] partitionKey, byte[] sortKey) {
         return write(out -> {
             EntryCodec.writeBytes(out, partitionKey);
@@ -82,28 +152,28 @@ final class Wire {
     }
 
     static byte[] optionalEntry(Optional<Entry> entry) {
-        return write(out -> {
-            out.writeBoolean(entry.isPresent());
-            if (entry.isPresent()) {
-                EntryCodec.write(out, entry.get());
-            }
-        });
+        return write(out -> writeOptional(out, entry));
     }
 
     static Optional<Entry> optionalEntry(byte[] payload) {
-        return read(payload, in -> in.readBoolean() ? Optional.of(EntryCodec.read(in)) : Optional.empty());
+        return read(payload, Wire::readOptional);
     }
 
-    static byte[] rangeRequest(byte[] partitionKey, byte[] fromSortKey, int limit) {
+    static byte[] rangeRequest(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit) {
         return write(out -> {
             EntryCodec.writeBytes(out, partitionKey);
             EntryCodec.writeBytes(out, fromSortKey);
+            out.writeBoolean(untilSortKey != null);
+            if (untilSortKey != null) {
+                EntryCodec.writeBytes(out, untilSortKey);
+            }
             out.writeInt(limit);
         });
     }
 
     static RangeRequest rangeRequest(byte[] payload) {
-        return read(payload, in -> new RangeRequest(EntryCodec.readBytes(in), EntryCodec.readBytes(in), in.readInt()));
+        return read(payload, in -> new RangeRequest(EntryCodec.readBytes(in), EntryCodec.readBytes(in),
+                in.readBoolean() ? EntryCodec.readBytes(in) : null, in.readInt()));
     }
 
     static byte[] partition(int partition) {

@@ -5,10 +5,12 @@
  * <p>A table holds {@link dev.hangar.cluster.table.Entry entries} addressed by a partition key and a
  * sort key. The partition key alone picks the partition, so every entry of one partition key (e.g.
  * every object of a bucket) lives on one replica set and a listing is a range scan on one node.
- * Entries are state-based CRDTs: a replica merges whatever it receives with last-writer-wins on a
- * {@link dev.hangar.cluster.table.Timestamp hybrid logical timestamp}, so replicas converge whatever
- * the order in which writes, read repairs and anti-entropy exchanges reach them. Last writer wins
- * also means that one entry stamped far in the future would win every later write of its key, so
+ * Entries are state-based CRDTs: a replica merges whatever it receives by the table's {@link
+ * dev.hangar.cluster.table.MergeRule} — by default last writer wins on a {@link
+ * dev.hangar.cluster.table.Timestamp hybrid logical timestamp} — a total order, so replicas converge
+ * whatever the order in which writes, read repairs and anti-entropy exchanges reach them. Timestamps
+ * decide where values tie (and everywhere under last writer wins), so one entry stamped far in the
+ * future would win every later write of its key:
  * every way an entry arrives from another node (a write, an answer to a read, anti-entropy) refuses
  * timestamps further ahead of the local clock than the {@link
  * dev.hangar.cluster.table.HybridLogicalClock}'s bound, with {@link

@@ -41,7 +41,8 @@ final class MetaCluster implements AutoCloseable {
 
     MetaCluster(Path dir, TableConfig config, String... ids) throws InterruptedException {
         this.dir = dir;
-        this.config = config;
+        // The metadata table's entries merge by the store's rule, whatever the test's quorums.
+        this.config = config.withMergeRule(ReplicatedMetadataStore.MERGE_RULE);
         List<NodeRole> roles = new ArrayList<>();
         for (String id : ids) {
             roles.add(new NodeRole(new NodeId(id), "zone-" + id, 100));
@@ -78,7 +79,8 @@ final class MetaCluster implements AutoCloseable {
         }
 
         void start() throws InterruptedException {
-            local = RocksDbLocalTable.open(dir.resolve(id.value()).resolve("table"), layout.partitions());
+            local = RocksDbLocalTable.open(dir.resolve(id.value()).resolve("table"), layout.partitions(),
+                    config.mergeRule());
             server = new RpcServer(id, RpcConfig.defaults(), SECURITY, faults, null);
             client = new RpcClient(id, RpcConfig.defaults(), SECURITY, faults);
             table = new ReplicatedTable(config, id, () -> layout, client, server, addresses::get, local);

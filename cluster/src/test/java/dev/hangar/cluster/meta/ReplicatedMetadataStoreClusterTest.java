@@ -219,7 +219,7 @@ class ReplicatedMetadataStoreClusterTest {
         assertThat(winner).isPresent();
         for (String node : NODES) {
             assertThat(store(node).getObject("photos", "hot")).isEqualTo(winner);
-            // One "null" version: the key's stack never holds two, however the writers interleaved.
+            // One "null" version: the key has one slot for it, however the writers interleaved.
             assertThat(store(node).listVersions("photos", new VersionQuery("", null, null, null, 10)).versions())
                     .hasSize(1);
         }
@@ -228,7 +228,7 @@ class ReplicatedMetadataStoreClusterTest {
             assertThat(cluster.node(node).antiEntropy().runOnce().join().failures()).isZero();
         }
         byte[] partitionKey = MetaKeys.objects("photos");
-        byte[] sortKey = MetaKeys.objectKey("hot");
+        byte[] sortKey = ObjectSlots.nullSlot(MetaKeys.utf8("hot"));
         Optional<Entry> onA = cluster.node("a").local().get(partitionKey, sortKey);
         assertThat(onA).isPresent();
         for (String node : NODES) {

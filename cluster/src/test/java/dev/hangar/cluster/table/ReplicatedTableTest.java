@@ -171,6 +171,10 @@ class ReplicatedTableTest {
         }
         assertThat(seen).containsExactly("k0", "k1", "k2", "k4", "k5", "k6", "k7", "k8", "k9");
         assertThat(pages).isGreaterThanOrEqualTo(3);
+        // A bounded range stops before its bound, and is complete there.
+        RangePage bounded = table("c").range(b("bucket"), b("k1"), b("k5"), 10).join();
+        assertThat(bounded.entries()).extracting(e -> new String(e.sortKey(), UTF_8)).containsExactly("k1", "k2", "k4");
+        assertThat(bounded.hasMore()).isFalse();
         await("c is repaired by the listing", () -> local("c").range(b("bucket"), new byte[0], 100).size() == 10);
     }
 
@@ -243,8 +247,9 @@ class ReplicatedTableTest {
             Entry.of(b("bucket"), b("k"), b("an hour ahead"), new Timestamp(now + 3_600_000, 0, new NodeId("a")))};
         for (Entry entry : forged) {
             for (String method : List.of("merge", "swap")) {
+                byte[] payload = method.equals("swap") ? Wire.swapRequest(entry, List.of()) : Wire.entries(List.of(entry));
                 CompletableFuture<byte[]> call = cluster.node("a").client.call(toB, "table.test." + method,
-                        Wire.entries(List.of(entry)), Duration.ofSeconds(5));
+                        payload, Duration.ofSeconds(5));
                 assertThatThrownBy(() -> call.get(10, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class)
                         .cause().isInstanceOf(RpcRemoteException.class)

@@ -46,6 +46,8 @@ class RocksDbLocalTableTest {
                     .containsExactly("a", "b", "c", "\u00ff");
             assertThat(table.range(b("a"), b("b"), 2)).extracting(e -> new String(e.sortKey(), UTF_8))
                     .containsExactly("b", "c");
+            assertThat(table.range(b("a"), b(""), b("c"), 10)).extracting(e -> new String(e.sortKey(), UTF_8))
+                    .containsExactly("a", "b");
             List<Entry> all = new ArrayList<>();
             table.forEachInPartition(0, all::add);
             assertThat(all).hasSize(5);
@@ -62,6 +64,29 @@ class RocksDbLocalTableTest {
             assertThat(table.purgeTombstonesBefore(200)).isEqualTo(1);
             assertThat(table.get(b("p"), b("old"))).isEmpty();
             assertThat(table.get(b("p"), b("recent"))).isPresent();
+            assertThat(table.get(b("p"), b("live"))).isPresent();
+        }
+    }
+
+    @Test
+    void purgesWhatTheMergeRuleCallsADeletion() {
+        MergeRule deadIsDeleted = new MergeRule() {
+            @Override
+            public int compare(Entry first, Entry second) {
+                return MergeRule.lastWriterWins(first, second);
+            }
+
+            @Override
+            public boolean isDeletion(Entry entry) {
+                return entry.isTombstone() || java.util.Arrays.equals(entry.value(), b("dead"));
+            }
+        };
+        try (RocksDbLocalTable table = RocksDbLocalTable.open(dir, 16, deadIsDeleted)) {
+            table.merge(Entry.of(b("p"), b("dead"), b("dead"), new Timestamp(100, 0, A)));
+            table.merge(Entry.of(b("p"), b("live"), b("v"), new Timestamp(100, 0, A)));
+
+            assertThat(table.purgeTombstonesBefore(200)).isEqualTo(1);
+            assertThat(table.get(b("p"), b("dead"))).isEmpty();
             assertThat(table.get(b("p"), b("live"))).isPresent();
         }
     }

@@ -71,7 +71,7 @@ final class TableCluster implements AutoCloseable {
         }
 
         void start() throws InterruptedException {
-            local = RocksDbLocalTable.open(dir.resolve(id.value()), layout.partitions());
+            local = RocksDbLocalTable.open(dir.resolve(id.value()), layout.partitions(), config.mergeRule());
             server = new RpcServer(id, RpcConfig.defaults(), SECURITY, faults, null);
             client = new RpcClient(id, RpcConfig.defaults(), SECURITY, faults);
             table = new ReplicatedTable(config, id, () -> layout, client, server, addresses::get, local);

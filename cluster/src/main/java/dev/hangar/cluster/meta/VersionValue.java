@@ -1,0 +1,112 @@
+package dev.hangar.cluster.meta;
+
+import dev.hangar.cluster.table.Timestamp;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The value of a version's entry (the {@code "null"} slot or a version with an id, {@link
+ * ObjectSlots}): format byte 2, the order (8 bytes big-endian), a flags byte (bit 0: dead), then, for
+ * a live version, the version in {@link dev.hangar.metadata.rocksdb.RecordFormat}'s object format.
+ *
+ * <p>A deleted version is written back dead at the same order rather than as a table tombstone:
+ * under {@link VersionMergeRule}, dead beats live at one order, so a deletion can only move forward
+ * (a metadata change racing it through another node cannot bring it back), and a higher order beats
+ * both, so a new {@code "null"} version replaces a deleted one. A dead value carries no record.
+ *
+ * <p>The index entry of a version ({@code K 0 2 versionId}) holds format byte 3 and the order.
+ *
+ * @param record the encoded version; null when dead
+ */
+record VersionValue(long order, boolean dead, byte @Nullable [] record) {
+    static final byte FORMAT = 2;
+    static final byte INDEX_FORMAT = 3;
+    private static final int HEADER = 1 + Long.BYTES + 1;
+    private static final byte DEAD = 1;
+
+    VersionValue {
+        if (order < 0) {
+            throw new IllegalArgumentException("orders are not negative: " + order);
+        }
+        if (dead != (record == null)) {
+            throw new IllegalArgumentException("a live version carries its record, a dead one none");
+        }
+    }
+
+    /**
+     * The stamp a coordinator gives a new version (the state machine raises it above the key's
+     * newest): its hybrid clock as microseconds, the logical counter in the microseconds of its
+     * millisecond. Stamps of one node never go back; stamps of different nodes are as far apart as
+     * their clocks, so versions written through different nodes closer in time than the clocks'
+     * offset may be ordered either way.
+     */
+    static long stamp(Timestamp now) {
+        return Math.multiplyExact(now.wall(), 1000L) + Math.min(now.logical(), 999);
+    }
+
+    static VersionValue live(long order, byte[] record) {
+        return new VersionValue(order, false, Objects.requireNonNull(record, "record"));
+    }
+
+    static VersionValue dead(long order) {
+        return new VersionValue(order, true, null);
+    }
+
+    byte[] encode() {
+        byte[] body = record == null ? new byte[0] : record;
+        return ByteBuffer.allocate(HEADER + body.length)
+                .put(FORMAT).putLong(order).put(dead ? DEAD : 0).put(body).array();
+    }
+
+    static VersionValue decode(byte[] value) {
+        if (!isVersion(value)) {
+            throw new IllegalArgumentException("not a version value (format " + (value.length == 0 ? "none" : value[0]) + ")");
+        }
+        boolean dead = (value[HEADER - 1] & DEAD) != 0;
+        return new VersionValue(order(value), dead, dead ? null : Arrays.copyOfRange(value, HEADER, value.length));
+    }
+
+    /** Whether the value is a version value at all: what the merge rule orders by order and deadness. */
+    static boolean isVersion(byte[] value) {
+        return value.length >= HEADER && value[0] == FORMAT;
+    }
+
+    /** The order of a version value, decoding nothing else. */
+    static long order(byte[] value) {
+        return ByteBuffer.wrap(value, 1, Long.BYTES).getLong();
+    }
+
+    /** Whether a version value is dead, decoding nothing else. */
+    static boolean isDead(byte[] value) {
+        return (value[HEADER - 1] & DEAD) != 0;
+    }
+
+    static byte[] index(long order) {
+        return ByteBuffer.allocate(1 + Long.BYTES).put(INDEX_FORMAT).putLong(order).array();
+    }
+
+    static long indexOrder(byte[] value) {
+        if (value.length != 1 + Long.BYTES || value[0] != INDEX_FORMAT) {
+            throw new IllegalArgumentException("not a version index value");
+        }
+        return ByteBuffer.wrap(value, 1, Long.BYTES).getLong();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof VersionValue that
+                && order == that.order && dead == that.dead && Arrays.equals(record, that.record);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(order, dead, Arrays.hashCode(record));
+    }
+
+    @Override
+    public String toString() {
+        return "VersionValue[order " + order + (dead ? ", dead]" : ", " + record.length + " bytes]");
+    }
+}
