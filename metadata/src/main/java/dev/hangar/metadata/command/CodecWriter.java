@@ -4,10 +4,9 @@ import dev.hangar.metadata.AccessKey;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.metadata.codec.FieldWriter;
 import dev.hangar.metadata.rocksdb.RecordFormat;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -19,33 +18,22 @@ import org.jspecify.annotations.Nullable;
  * their {@link RecordFormat} body, preceded by the fields that body leaves to the RocksDB key.
  */
 final class CodecWriter {
-    private byte[] buffer = new byte[128];
-    private int length;
+    private final FieldWriter out = new FieldWriter();
 
     void writeByte(int value) {
-        ensure(1);
-        buffer[length++] = (byte) value;
+        out.writeByte(value);
     }
 
     void writeBoolean(boolean value) {
-        writeByte(value ? 1 : 0);
+        out.writeBoolean(value);
     }
 
     void writeVarLong(long value) {
-        ensure(10);
-        long rest = value;
-        while ((rest & ~0x7FL) != 0) {
-            buffer[length++] = (byte) ((rest & 0x7F) | 0x80);
-            rest >>>= 7;
-        }
-        buffer[length++] = (byte) rest;
+        out.writeVarLong(value);
     }
 
     void writeBytes(byte[] bytes) {
-        writeVarLong(bytes.length);
-        ensure(bytes.length);
-        System.arraycopy(bytes, 0, buffer, length, bytes.length);
-        length += bytes.length;
+        out.writeBytes(bytes);
     }
 
     /**
@@ -54,7 +42,7 @@ final class CodecWriter {
      */
     void writeString(String text) {
         requireWellFormed(text);
-        writeBytes(text.getBytes(StandardCharsets.UTF_8));
+        out.writeString(text);
     }
 
     void writeNullableString(@Nullable String text) {
@@ -65,9 +53,7 @@ final class CodecWriter {
     }
 
     void writeInstant(Instant instant) {
-        long seconds = instant.getEpochSecond();
-        writeVarLong((seconds << 1) ^ (seconds >> 63));
-        writeVarLong(instant.getNano());
+        out.writeInstant(instant);
     }
 
     void writeNullableInstant(@Nullable Instant instant) {
@@ -110,7 +96,7 @@ final class CodecWriter {
     }
 
     byte[] toByteArray() {
-        return Arrays.copyOf(buffer, length);
+        return out.toByteArray();
     }
 
     private static void requireWellFormed(String text) {
@@ -122,12 +108,6 @@ final class CodecWriter {
                 throw new IllegalArgumentException("string has an unpaired surrogate at index " + i
                         + " and cannot be encoded as UTF-8");
             }
-        }
-    }
-
-    private void ensure(int extra) {
-        if (length + extra > buffer.length) {
-            buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, length + extra));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.hangar.metadata.rocksdb;
 
+import dev.hangar.metadata.codec.FieldWriter;
 import dev.hangar.blockstore.BlockRef;
 import dev.hangar.metadata.AccessKey;
 import dev.hangar.metadata.BucketPermission;
@@ -87,7 +88,7 @@ final class RecordCodec {
     private RecordCodec() {}
 
     static byte[] encodeBucket(BucketRecord bucket) {
-        RecordWriter writer = start(FORMAT_1);
+        FieldWriter writer = start(FORMAT_1);
         writer.writeInstant(bucket.created());
         writer.writeString(bucket.region());
         return writer.toByteArray();
@@ -98,7 +99,7 @@ final class RecordCodec {
     }
 
     static byte[] encodeObject(ObjectVersion version) {
-        RecordWriter writer = start(FORMAT_2);
+        FieldWriter writer = start(FORMAT_2);
         writer.writeString(version.versionId());
         writer.writeInstant(version.lastModified());
         writer.writeVarLong(version.size());
@@ -197,7 +198,7 @@ final class RecordCodec {
     }
 
     static byte[] encodeUpload(MultipartUpload upload) {
-        RecordWriter writer = start(FORMAT_1);
+        FieldWriter writer = start(FORMAT_1);
         writer.writeInstant(upload.initiated());
         writer.writeMap(upload.headers());
         writer.writeMap(upload.userMetadata());
@@ -212,7 +213,7 @@ final class RecordCodec {
     }
 
     static byte[] encodePart(Part part) {
-        RecordWriter writer = start(FORMAT_1);
+        FieldWriter writer = start(FORMAT_1);
         writer.writeInstant(part.lastModified());
         writer.writeVarLong(part.size());
         writer.writeString(part.etag());
@@ -231,7 +232,7 @@ final class RecordCodec {
         // Format 3 only for a key that has a key-wide permission: every other key stays readable by a
         // release that knows format 2 at most (a node not yet upgraded, or a downgrade).
         boolean keyWide = key.createBuckets();
-        RecordWriter writer = start(keyWide ? FORMAT_3 : FORMAT_2);
+        FieldWriter writer = start(keyWide ? FORMAT_3 : FORMAT_2);
         writer.writeString(key.secretKey());
         writer.writeInstant(key.created());
         writer.writeBoolean(key.root());
@@ -278,7 +279,7 @@ final class RecordCodec {
     }
 
     static byte[] encodeBucketConfig(byte[] document) {
-        RecordWriter writer = start(FORMAT_1);
+        FieldWriter writer = start(FORMAT_1);
         writer.writeRaw(document);
         return writer.toByteArray();
     }
@@ -287,8 +288,8 @@ final class RecordCodec {
         return decode(value, FORMAT_1, (reader, format) -> reader.readRaw(value.length - 1));
     }
 
-    private static RecordWriter start(int format) {
-        RecordWriter writer = new RecordWriter();
+    private static FieldWriter start(int format) {
+        FieldWriter writer = new FieldWriter();
         writer.writeByte(format);
         return writer;
     }
@@ -324,7 +325,7 @@ final class RecordCodec {
         return format;
     }
 
-    private static void writeLock(RecordWriter writer, @Nullable ObjectLock lock) {
+    private static void writeLock(FieldWriter writer, @Nullable ObjectLock lock) {
         writer.writeBoolean(lock != null);
         if (lock == null) {
             return;
@@ -358,7 +359,7 @@ final class RecordCodec {
         return new ObjectLock(mode, retainUntil, reader.readBoolean());
     }
 
-    private static void writeContent(RecordWriter writer, ObjectContent content) {
+    private static void writeContent(FieldWriter writer, ObjectContent content) {
         switch (content) {
             case ObjectContent.Inline inline -> {
                 writer.writeByte(INLINE);
@@ -382,7 +383,7 @@ final class RecordCodec {
         };
     }
 
-    private static void writeBlocks(RecordWriter writer, List<BlockRef> blocks) {
+    private static void writeBlocks(FieldWriter writer, List<BlockRef> blocks) {
         writer.writeVarLong(blocks.size());
         for (BlockRef block : blocks) {
             writer.writeRaw(Keys.blockIdBytes(block.id()));
@@ -401,7 +402,7 @@ final class RecordCodec {
         return blocks;
     }
 
-    private static void writeChecksum(RecordWriter writer, @Nullable Checksum checksum) {
+    private static void writeChecksum(FieldWriter writer, @Nullable Checksum checksum) {
         writer.writeBoolean(checksum != null);
         if (checksum != null) {
             writer.writeString(checksum.algorithm());

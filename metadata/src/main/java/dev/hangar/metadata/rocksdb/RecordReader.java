@@ -1,5 +1,6 @@
 package dev.hangar.metadata.rocksdb;
 
+import dev.hangar.metadata.codec.FieldWriter;
 import dev.hangar.metadata.MetadataStorageException;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
@@ -8,7 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** Reads what {@link RecordWriter} wrote; any inconsistency is a corrupt record. */
+/** Reads what {@link FieldWriter} wrote; any inconsistency is a corrupt record. */
 final class RecordReader {
     private final byte[] bytes;
     private int position;

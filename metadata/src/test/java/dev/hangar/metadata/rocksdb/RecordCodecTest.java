@@ -1,5 +1,6 @@
 package dev.hangar.metadata.rocksdb;
 
+import dev.hangar.metadata.codec.FieldWriter;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -379,7 +380,7 @@ class RecordCodecTest {
 
     /** The content tag follows version, versionId, lastModified, size and etag: as long as they are. */
     private static int indexOfContentTag(byte[] encoded, ObjectVersion marker) {
-        RecordWriter before = new RecordWriter();
+        FieldWriter before = new FieldWriter();
         before.writeByte(RecordCodec.FORMAT_2);
         before.writeString(marker.versionId());
         before.writeInstant(marker.lastModified());

@@ -1,4 +1,4 @@
-package dev.hangar.metadata.rocksdb;
+package dev.hangar.metadata.codec;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -10,22 +10,23 @@ import org.jspecify.annotations.Nullable;
 /**
  * Appends fields to a growing byte array, in the spirit of {@code DataOutputStream}: fixed-width
  * integers big-endian, lengths and counts as unsigned LEB128 varints (one byte below 128), strings
- * as a length and UTF-8 bytes.
+ * as a length and UTF-8 bytes, instants as zigzag seconds and nanoseconds, maps sorted by name. The
+ * one set of field conventions that the stored record format and the command codec share.
  */
-final class RecordWriter {
+public final class FieldWriter {
     private byte[] buffer = new byte[128];
     private int length;
 
-    void writeByte(int value) {
+    public void writeByte(int value) {
         ensure(1);
         buffer[length++] = (byte) value;
     }
 
-    void writeBoolean(boolean value) {
+    public void writeBoolean(boolean value) {
         writeByte(value ? 1 : 0);
     }
 
-    void writeInt(int value) {
+    public void writeInt(int value) {
         ensure(4);
         for (int shift = 24; shift >= 0; shift -= 8) {
             buffer[length++] = (byte) (value >>> shift);
@@ -33,7 +34,7 @@ final class RecordWriter {
     }
 
     /** An unsigned varint: seven bits a byte, high bit set on every byte but the last. */
-    void writeVarLong(long value) {
+    public void writeVarLong(long value) {
         ensure(10);
         long rest = value;
         while ((rest & ~0x7FL) != 0) {
@@ -44,26 +45,26 @@ final class RecordWriter {
     }
 
     /** A signed varint, zigzag-encoded so that small negative numbers stay short too. */
-    void writeSignedVarLong(long value) {
+    public void writeSignedVarLong(long value) {
         writeVarLong((value << 1) ^ (value >> 63));
     }
 
-    void writeBytes(byte[] bytes) {
+    public void writeBytes(byte[] bytes) {
         writeVarLong(bytes.length);
         writeRaw(bytes);
     }
 
-    void writeRaw(byte[] bytes) {
+    public void writeRaw(byte[] bytes) {
         ensure(bytes.length);
         System.arraycopy(bytes, 0, buffer, length, bytes.length);
         length += bytes.length;
     }
 
-    void writeString(String text) {
+    public void writeString(String text) {
         writeBytes(text.getBytes(StandardCharsets.UTF_8));
     }
 
-    void writeNullableString(@Nullable String text) {
+    public void writeNullableString(@Nullable String text) {
         writeBoolean(text != null);
         if (text != null) {
             writeString(text);
@@ -71,13 +72,13 @@ final class RecordWriter {
     }
 
     /** Seconds and nanoseconds: exact, so that a read record equals the written one. */
-    void writeInstant(Instant instant) {
+    public void writeInstant(Instant instant) {
         writeSignedVarLong(instant.getEpochSecond());
         writeVarLong(instant.getNano());
     }
 
     /** Count and pairs, sorted by name so that equal maps always encode to equal bytes. */
-    void writeMap(Map<String, String> map) {
+    public void writeMap(Map<String, String> map) {
         writeVarLong(map.size());
         for (Map.Entry<String, String> entry : new TreeMap<>(map).entrySet()) {
             writeString(entry.getKey());
@@ -85,7 +86,7 @@ final class RecordWriter {
         }
     }
 
-    byte[] toByteArray() {
+    public byte[] toByteArray() {
         return Arrays.copyOf(buffer, length);
     }
 
