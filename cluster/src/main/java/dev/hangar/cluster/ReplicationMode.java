@@ -15,11 +15,6 @@ public enum ReplicationMode {
     /** Commands through a Raft log (Apache Ratis), applied at commit on every member. */
     RAFT;
 
-    /** The configuration value of a cluster mode: {@code leaderless} or {@code raft}. */
-    public String configValue() {
-        return name().toLowerCase(Locale.ROOT);
-    }
-
     /**
      * The cluster mode a configuration value names.
      *

@@ -73,13 +73,6 @@ public final class ReplicationStats {
         return snapshot(reads);
     }
 
-    /** The kinds of command and read seen so far. */
-    public Set<String> kinds() {
-        Set<String> kinds = new java.util.TreeSet<>(commands.keySet());
-        kinds.addAll(reads.keySet());
-        return kinds;
-    }
-
     private static void record(Map<String, Counts> counts, String kind, int rounds) {
         Counts counted = counts.computeIfAbsent(kind, ignored -> new Counts());
         counted.operations().increment();

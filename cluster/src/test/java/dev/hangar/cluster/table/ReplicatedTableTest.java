@@ -1,5 +1,8 @@
 package dev.hangar.cluster.table;
 
+import static dev.hangar.cluster.table.TableCluster.await;
+import static dev.hangar.cluster.table.TableCluster.b;
+import static dev.hangar.cluster.table.TableCluster.valueOf;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -41,30 +44,12 @@ class ReplicatedTableTest {
         cluster.close();
     }
 
-    private static byte[] b(String s) {
-        return s.getBytes(UTF_8);
-    }
-
     private ReplicatedTable table(String node) {
         return cluster.node(node).table();
     }
 
     private LocalTable local(String node) {
         return cluster.node(node).local();
-    }
-
-    private static String valueOf(Optional<Entry> entry) {
-        return entry.map(e -> e.value() == null ? "<tombstone>" : new String(e.value(), UTF_8)).orElse("<none>");
-    }
-
-    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 
     @Test

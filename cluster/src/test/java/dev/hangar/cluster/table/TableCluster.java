@@ -105,4 +105,27 @@ final class TableCluster implements AutoCloseable {
             return antiEntropy;
         }
     }
+
+    // Helpers of the table tests that run on such a cluster.
+
+    static byte[] b(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** An entry's value as text, {@code <tombstone>} or {@code <none>}. */
+    static String valueOf(java.util.Optional<Entry> entry) {
+        return entry.map(e -> e.value() == null ? "<tombstone>"
+                : new String(e.value(), java.nio.charset.StandardCharsets.UTF_8)).orElse("<none>");
+    }
+
+    /** Waits up to 5 s for {@code condition}, failing with {@code what}. */
+    static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(5).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
 }

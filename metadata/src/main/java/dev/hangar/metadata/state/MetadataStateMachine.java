@@ -322,7 +322,7 @@ public final class MetadataStateMachine {
     }
 
     /** The version after {@code change}; null if its retention forbids the change. */
-    public static @Nullable ObjectVersion changed(ObjectVersion version, VersionChange change) {
+    private static @Nullable ObjectVersion changed(ObjectVersion version, VersionChange change) {
         return switch (change) {
             case VersionChange.SetTags tags -> version.withTags(tags.tags());
             case VersionChange.SetCannedAcl acl -> version.withCannedAcl(acl.cannedAcl());
@@ -334,13 +334,8 @@ public final class MetadataStateMachine {
         };
     }
 
-    /** Whether a version with this lock may be removed under {@code check}. */
-    public static boolean removable(ObjectVersion version, LockCheck check) {
-        return ObjectLockRules.removable(version.lock(), check);
-    }
-
     /** The key after {@code change}; null if a condition of the change does not hold. */
-    public static @Nullable AccessKey changed(AccessKey key, AccessKeyChange change) {
+    private static @Nullable AccessKey changed(AccessKey key, AccessKeyChange change) {
         return switch (change) {
             case AccessKeyChange.SetBucketPermission grant -> key.withBucketPermission(grant.bucket(), grant.permission());
             case AccessKeyChange.SetCreateBuckets create -> key.withCreateBuckets(create.allowed());
