@@ -198,27 +198,22 @@ class ListenerLimitsIT {
     @Test
     void requestsBeyondTheConcurrencyLimitAreSlowDown() throws Exception {
         List<Socket> holding = new ArrayList<>();
-        try {
-            // Signed uploads that send a little of their body and wait hold every permit.
+        try (Trickle trickle = new Trickle(holding)) {
+            // Signed uploads that send a little of their body, then a byte a second so that the read timeout leaves
+            // them be: one more than the limit. Until one of them is refused, which of them are running is unknown
+            // (on a loaded machine the server may take a while to reach each); once one is, the others hold every
+            // permit.
             RawS3 raw = new RawS3(limited.endpoint(), "us-east-1", ACCESS_KEY, SECRET_KEY, RawS3.newHttpClient());
-            for (int i = 0; i < CONCURRENT; i++) {
-                holding.add(heldUpload(raw, limited.port(), "held-" + i));
+            for (int i = 0; i <= CONCURRENT; i++) {
+                trickle.add(heldUpload(raw, limited.port(), "held-" + i));
             }
-            RawS3.Response refused = null;
-            long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-            while (System.nanoTime() < deadline) {
-                RawS3.Response answer = raw.send(java.net.http.HttpRequest.newBuilder(
-                    limited.endpoint().resolve("/limits/small")).HEAD().build());
-                if (answer.status() == 503) {
-                    refused = answer;
-                    break;
-                }
-                Thread.sleep(100);
-            }
-            assertThat(refused).as("a request beyond %d running ones answered 503", CONCURRENT).isNotNull();
+            RawHttp.Answer refusedHeld = firstAnswer(holding, System.nanoTime() + MARGIN.toNanos());
+            assertThat(refusedHeld).as("one of %d requests beyond %d at once answered", CONCURRENT + 1, CONCURRENT)
+                .isNotNull();
+            assertThat(refusedHeld.status()).isEqualTo(503);
             RawS3.Response document = raw.send(java.net.http.HttpRequest.newBuilder(
                 limited.endpoint().resolve("/limits/small")).GET().build());
-            assertThat(document.status()).isEqualTo(503);
+            assertThat(document.status()).as("a GET while every permit is held").isEqualTo(503);
             assertThat(document.errorCode()).contains("SlowDown");
         } finally {
             closeAll(holding);
@@ -398,6 +393,50 @@ class ListenerLimitsIT {
             count++;
         }
         return count;
+    }
+
+    /**
+     * Sends one more body byte a second on each held request, so that the read timeout does not end them while a
+     * loaded machine is slow to answer the one beyond the limit.
+     */
+    private static final class Trickle implements AutoCloseable {
+        private final List<Socket> sockets;
+        private final Thread thread;
+
+        Trickle(List<Socket> sockets) {
+            this.sockets = sockets;
+            this.thread = Thread.ofPlatform().daemon().name("trickle").start(this::run);
+        }
+
+        synchronized void add(Socket socket) {
+            sockets.add(socket);
+        }
+
+        private void run() {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.sleep(1_000);
+                    synchronized (this) {
+                        for (Socket socket : sockets) {
+                            try {
+                                socket.getOutputStream().write(0);
+                                socket.getOutputStream().flush();
+                            } catch (IOException answeredOrClosed) {
+                                // the refused request's connection is closed; the others go on
+                            }
+                        }
+                    }
+                }
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            thread.interrupt();
+            thread.join();
+        }
     }
 
     private static void closeAll(List<Socket> sockets) {
