@@ -147,6 +147,15 @@ final class Database implements AutoCloseable {
         }
     }
 
+    /** A RocksDB checkpoint of the whole database in {@code target} (which must not exist), after a flush. */
+    void checkpoint(java.nio.file.Path target) {
+        try (org.rocksdb.Checkpoint checkpoint = org.rocksdb.Checkpoint.create(db)) {
+            checkpoint.createCheckpoint(target.toString());
+        } catch (RocksDBException e) {
+            throw new MetadataStorageException("checkpoint to " + target + " failed", e);
+        }
+    }
+
     Batch newBatch() {
         return new Batch();
     }

@@ -39,6 +39,8 @@ final class Keys {
     private static final int SEQUENCE_BYTES = 8;
     static final byte[] META_LAYOUT = utf8("layout");
     static final byte[] META_SEQUENCE = utf8("sequence");
+    /** The log position of the last replicated-log entry applied, in a store that applies a log's entries. */
+    static final byte[] META_APPLIED = utf8("applied");
 
     private Keys() {}
 

@@ -23,11 +23,14 @@ import dev.hangar.metadata.StoreLocks;
 import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.WriteLogStatistics;
 import dev.hangar.metadata.command.MetadataCommand;
+import dev.hangar.metadata.state.LogPosition;
 import dev.hangar.metadata.state.MetadataStateMachine;
 import dev.hangar.metadata.state.Outcome;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -132,6 +135,53 @@ public final class RocksDbMetadataStore implements MetadataStore {
             }
             return outcome;
         }
+    }
+
+    /**
+     * Applies the command as the entry of a replicated log at {@code position}, with the {@code stamp} the entry
+     * carries (so that every replica orders versions alike), and records the position in the same write batch,
+     * refused commands included: after a crash the store has applied exactly the entries up to {@link
+     * #appliedPosition}, whatever the sync policy lost. The log, not this store, is what must be durable: the
+     * entries past the recorded position are applied again from it.
+     */
+    public <R> Outcome<R> applyEntry(MetadataCommand<R> command, long stamp, LogPosition position) {
+        try (var held = locks.forCommand(command); Database.Batch batch = database.newBatch()) {
+            Outcome<R> outcome = MetadataStateMachine.apply(command, stamp, new RocksDbState(database, batch));
+            batch.put(Family.META, Keys.META_APPLIED, encodePosition(position));
+            database.commit(batch);
+            return outcome;
+        }
+    }
+
+    /** Records that the log entry at {@code position} is applied, for an entry that changes no metadata. */
+    public void skipEntry(LogPosition position) {
+        try (Database.Batch batch = database.newBatch()) {
+            batch.put(Family.META, Keys.META_APPLIED, encodePosition(position));
+            database.commit(batch);
+        }
+    }
+
+    /** The position of the last log entry this store applied ({@link #applyEntry}); empty if none. */
+    public Optional<LogPosition> appliedPosition() {
+        byte @Nullable [] raw = database.get(Family.META, Keys.META_APPLIED);
+        if (raw == null) {
+            return Optional.empty();
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(raw);
+        return Optional.of(new LogPosition(buffer.getLong(), buffer.getLong()));
+    }
+
+    private static byte[] encodePosition(LogPosition position) {
+        return ByteBuffer.allocate(2 * Long.BYTES).putLong(position.term()).putLong(position.index()).array();
+    }
+
+    /**
+     * Writes a consistent copy of the whole store to {@code target}, which must not exist: a RocksDB checkpoint
+     * (hard links to the immutable files where the file system allows), openable as a store of its own. What a
+     * replicated log's snapshot is made of.
+     */
+    public void checkpoint(Path target) {
+        database.checkpoint(target);
     }
 
     private static boolean addsVersion(MetadataCommand<?> command) {
