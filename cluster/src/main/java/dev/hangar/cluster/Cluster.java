@@ -40,9 +40,22 @@ public final class Cluster {
      */
     public static ClusterNode node(NodeConfig config, MaintenanceConfig maintenance,
             @Nullable ClusterSettings cluster, MembershipTiming timing, ReclaimConfig reclaim) {
+        return node(config, maintenance, cluster, timing, reclaim, null);
+    }
+
+    /**
+     * As {@link #node(NodeConfig, MaintenanceConfig, ClusterSettings, MembershipTiming, ReclaimConfig)}; with
+     * {@code raft} settings, a cluster node in the Raft mode ({@link ReplicationMode#RAFT}): its metadata commands
+     * go through the Raft log of their group, applied at commit on every member. Without them, leaderless. A
+     * cluster of one ignores them. Call it on the thread that starts the application (Ratis, which the Raft mode
+     * runs on, keeps the context class loader of the thread that first uses it).
+     */
+    public static ClusterNode node(NodeConfig config, MaintenanceConfig maintenance,
+            @Nullable ClusterSettings cluster, MembershipTiming timing, ReclaimConfig reclaim,
+            @Nullable RaftSettings raft) {
         if (cluster == null) {
             return new SingleNode(config, maintenance);
         }
-        return ClusteredNode.start(config, maintenance, cluster, timing, reclaim);
+        return ClusteredNode.start(config, maintenance, cluster, timing, reclaim, raft);
     }
 }

@@ -1,6 +1,7 @@
 package dev.hangar.cluster;
 
 import dev.hangar.blockstore.BlockStore;
+import dev.hangar.blockstore.SyncPolicy;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.membership.ClusterSettings;
@@ -8,6 +9,7 @@ import dev.hangar.cluster.membership.MembershipTiming;
 import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.meta.ReplicatedMetadataStore;
 import dev.hangar.cluster.meta.SettingsInvalidation;
+import dev.hangar.cluster.raft.RaftReplication;
 import dev.hangar.cluster.replication.ReplicatedBlockStore;
 import dev.hangar.cluster.replication.ReplicationConfig;
 import dev.hangar.cluster.rpc.RpcClient;
@@ -17,6 +19,7 @@ import dev.hangar.cluster.table.ReplicatedTable;
 import dev.hangar.cluster.table.RocksDbLocalTable;
 import dev.hangar.cluster.table.TableConfig;
 import dev.hangar.metadata.MetadataStore;
+import dev.hangar.metadata.rocksdb.RocksDbConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -62,6 +65,7 @@ final class ClusteredNode implements ClusterNode {
     /** Tombstones outlive any outage after which a node may rejoin with its old data. */
     static final Duration TOMBSTONE_GC_DELAY = Duration.ofDays(7);
     static final Duration TOMBSTONE_PURGE_INTERVAL = Duration.ofHours(1);
+    private static final long GROUP_BLOCK_CACHE_BYTES = 16L << 20;
 
     private final ClusterControl control;
     private final @Nullable BlockStore localBlocks;
@@ -69,8 +73,9 @@ final class ClusteredNode implements ClusterNode {
     private final ReplicatedTable table;
     private final AntiEntropy antiEntropy;
     private final ReplicatedBlockStore blocks;
-    private final ReplicatedMetadataStore metadata;
-    private final StoreReplication replication;
+    /** The leaderless metadata store; null in the Raft mode. */
+    private final @Nullable ReplicatedMetadataStore metadata;
+    private final Replication replication;
     private final BlockReclaimer reclaimer;
     private final StorageMaintenance maintenance;
     private final ScheduledExecutorService tombstonePurge = Executors.newSingleThreadScheduledExecutor(
@@ -78,7 +83,8 @@ final class ClusteredNode implements ClusterNode {
 
     private ClusteredNode(ClusterControl control, @Nullable BlockStore localBlocks, RocksDbLocalTable localTable,
             ReplicatedTable table, AntiEntropy antiEntropy, ReplicatedBlockStore blocks,
-            ReplicatedMetadataStore metadata, BlockReclaimer reclaimer, StorageMaintenance maintenance) {
+            @Nullable ReplicatedMetadataStore metadata, Replication replication, BlockReclaimer reclaimer,
+            StorageMaintenance maintenance) {
         this.control = control;
         this.localBlocks = localBlocks;
         this.localTable = localTable;
@@ -86,7 +92,7 @@ final class ClusteredNode implements ClusterNode {
         this.antiEntropy = antiEntropy;
         this.blocks = blocks;
         this.metadata = metadata;
-        this.replication = new StoreReplication(ReplicationMode.LEADERLESS, metadata, table::readRepairs);
+        this.replication = replication;
         this.reclaimer = reclaimer;
         this.maintenance = maintenance;
     }
@@ -96,7 +102,7 @@ final class ClusteredNode implements ClusterNode {
      * and joins the cluster through the seeds.
      */
     static ClusteredNode start(NodeConfig config, MaintenanceConfig maintenanceConfig, ClusterSettings settings,
-            MembershipTiming timing, ReclaimConfig reclaim) {
+            MembershipTiming timing, ReclaimConfig reclaim, @Nullable RaftSettings raftSettings) {
         Path dataDir = config.dataDirectory();
         List<AutoCloseable> opened = new ArrayList<>();
         try {
@@ -140,13 +146,21 @@ final class ClusteredNode implements ClusterNode {
                             SettingsInvalidation invalidation = new SettingsInvalidation(self, layouts::current,
                                     client, server, addresses, SettingsInvalidation.DEFAULT_WAIT);
                             ClusterReaders.serve(server, leases);
-                            services.set(new Services(table, antiEntropy, blocks, invalidation, client));
+                            // Ratis starts here, on the thread that starts the node (see RaftHost).
+                            RaftReplication raft = raftSettings == null ? null : RaftReplication.start(self,
+                                    raftSettings, dataDir.resolve("cluster").resolve("raft"),
+                                    config.sync().mode() == SyncPolicy.Mode.ALWAYS, ClusteredNode::groupStore, settings.secret(),
+                                    server, client, addresses);
+                            services.set(new Services(table, antiEntropy, blocks, invalidation, client, raft));
                         });
             } catch (RuntimeException e) {
                 // The services may exist (the port failed to bind after they were built): close them too.
                 Services built = services.get();
                 if (built != null) {
                     opened.addAll(List.of(built.blocks, built.antiEntropy, built.table));
+                    if (built.raft != null) {
+                        opened.add(built.raft);
+                    }
                 }
                 throw e;
             }
@@ -155,21 +169,31 @@ final class ClusteredNode implements ClusterNode {
             opened.add(started.antiEntropy);
             opened.add(started.table);
             opened.add(control);
-            ReplicatedMetadataStore metadata = new ReplicatedMetadataStore(started.table,
-                    dataDir.resolve("cluster").resolve("garbage"), ReplicatedMetadataStore.DEFAULT_SETTINGS_TTL,
-                    reclaim.garbageGrace(), started.invalidation);
-            opened.add(metadata);
+            ReplicatedMetadataStore metadata = null;
+            Replication replicationPolicy;
+            MetadataStore bookkeeping;
+            if (started.raft == null) {
+                metadata = new ReplicatedMetadataStore(started.table, dataDir.resolve("cluster").resolve("garbage"),
+                        ReplicatedMetadataStore.DEFAULT_SETTINGS_TTL, reclaim.garbageGrace(), started.invalidation);
+                opened.add(metadata);
+                replicationPolicy = new StoreReplication(ReplicationMode.LEADERLESS, metadata, started.table::readRepairs);
+                bookkeeping = metadata;
+            } else {
+                opened.add(started.raft);
+                replicationPolicy = started.raft;
+                bookkeeping = started.raft.state();
+            }
             ClusterReaders peerReaders = new ClusterReaders(control.selfId(), started.client, control::statuses,
                     reclaim.silentNodeWait(), Clock.systemUTC());
             BlockReclaimer reclaimer =
-                    new BlockReclaimer(metadata, started.blocks, leases, peerReaders, config.reclaimInterval());
+                    new BlockReclaimer(bookkeeping, started.blocks, leases, peerReaders, config.reclaimInterval());
             reclaimers.set(reclaimer);
             opened.add(reclaimer);
             StorageMaintenance maintenance =
-                    new StorageMaintenance(metadata, started.blocks, reclaimer.leases(), maintenanceConfig,
+                    new StorageMaintenance(bookkeeping, started.blocks, reclaimer.leases(), maintenanceConfig,
                             Clock.systemUTC(), false);
             ClusteredNode node = new ClusteredNode(control, localBlocks, localTable, started.table,
-                    started.antiEntropy, started.blocks, metadata, reclaimer, maintenance);
+                    started.antiEntropy, started.blocks, metadata, replicationPolicy, reclaimer, maintenance);
             node.listen();
             return node;
         } catch (IOException e) {
@@ -182,7 +206,13 @@ final class ClusteredNode implements ClusterNode {
     }
 
     private record Services(ReplicatedTable table, AntiEntropy antiEntropy, ReplicatedBlockStore blocks,
-            SettingsInvalidation invalidation, RpcClient client) {}
+            SettingsInvalidation invalidation, RpcClient client, @Nullable RaftReplication raft) {}
+
+    // A group's replica: unsynced, since the Raft log is what must be durable (see CommandStateMachine); a small
+    // block cache each, as a node holds several.
+    private static RocksDbConfig groupStore(Path folder) {
+        return new RocksDbConfig(folder, SyncPolicy.NONE, GROUP_BLOCK_CACHE_BYTES);
+    }
 
     // A node that comes back UP missed writes; so did this one, if it was the one away. Either side
     // syncing the partitions they share brings both up to date, so each does it on seeing the other.
@@ -202,6 +232,10 @@ final class ClusteredNode implements ClusterNode {
             });
             Thread.ofVirtual().start(blocks.resyncQueue()::runOnce);
         });
+        if (replication instanceof RaftReplication raft) {
+            control.addLayoutListener(raft::layout);
+            raft.layout(control.layout());
+        }
         AtomicReference<ClusterLayout> previous = new AtomicReference<>(control.layout());
         control.addLayoutListener(next -> {
             ClusterLayout before = previous.getAndSet(next);
@@ -289,10 +323,15 @@ final class ClusteredNode implements ClusterNode {
         order.add(maintenance);
         order.add(reclaimer);
         order.add(antiEntropy);
+        if (replication instanceof RaftReplication raft) {
+            order.add(raft);
+        }
         order.add(control);
         order.add(blocks);
         order.add(table);
-        order.add(metadata);
+        if (metadata != null) {
+            order.add(metadata);
+        }
         order.add(localTable);
         if (localBlocks != null) {
             order.add(localBlocks);

@@ -25,7 +25,7 @@ public final class ReplicationStats {
     private final Map<String, Counts> reads = new ConcurrentHashMap<>();
     private final LongSupplier repairs;
 
-    ReplicationStats(LongSupplier repairs) {
+    public ReplicationStats(LongSupplier repairs) {
         this.repairs = repairs;
     }
 
@@ -55,11 +55,11 @@ public final class ReplicationStats {
     /** What the counters hold for one kind. */
     public record Totals(long operations, long rounds) {}
 
-    void recordCommand(String kind, int rounds) {
+    public void recordCommand(String kind, int rounds) {
         record(commands, kind, rounds);
     }
 
-    void recordRead(String kind, int rounds) {
+    public void recordRead(String kind, int rounds) {
         record(reads, kind, rounds);
     }
 

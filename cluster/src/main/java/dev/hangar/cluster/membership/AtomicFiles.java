@@ -8,10 +8,10 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /** Writes through a temporary file and a rename, so that a crash leaves the old content or the new, never half of one. */
-final class AtomicFiles {
+public final class AtomicFiles {
     private AtomicFiles() {}
 
-    static void write(Path file, byte[] content) throws IOException {
+    public static void write(Path file, byte[] content) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.write(tmp, content);
         try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {

@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * anti-entropy every node runs), since a write through another node reaches it only after its
  * quorum acknowledged.
  */
-final class RoundRobinStore implements MetadataStore {
+public final class RoundRobinStore implements MetadataStore {
     private final List<? extends MetadataStore> stores;
     private final IntConsumer catchUp;
     private final AtomicInteger next = new AtomicInteger();
@@ -47,7 +47,7 @@ final class RoundRobinStore implements MetadataStore {
     /**
      * @param catchUp brings the replica of the node of this index up to date with the others'
      */
-    RoundRobinStore(List<? extends MetadataStore> stores, IntConsumer catchUp) {
+    public RoundRobinStore(List<? extends MetadataStore> stores, IntConsumer catchUp) {
         this.stores = List.copyOf(stores);
         this.catchUp = catchUp;
     }

@@ -1,0 +1,77 @@
+package dev.hangar.cluster;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How a node of a cluster in the Raft mode ({@code hangar.cluster.replication=raft}) runs its Raft groups.
+ *
+ * @param bindAddress interface the Raft (gRPC) server listens on
+ * @param port its port; 0 picks a free one (tests). Other nodes ask this node's RPC port for it, so it need not be
+ *     the same on every node
+ * @param reads how a read is made linearizable; see {@link Reads}
+ * @param expectedRtt the round trip time expected between nodes: election timeouts are 10 to 20 times it (as
+ *     etcd's tuning guide advises), never below 150 ms, so a WAN cluster does not hold elections on every slow
+ *     heartbeat. The default, 100 ms, gives 1–2 s: safe on a loaded machine, and the time a failover takes
+ */
+public record RaftSettings(String bindAddress, int port, Reads reads, Duration expectedRtt) {
+    public static final int DEFAULT_PORT = 3902;
+    private static final Duration MIN_ELECTION_TIMEOUT = Duration.ofMillis(150);
+    public static final Duration DEFAULT_EXPECTED_RTT = Duration.ofMillis(100);
+
+    public RaftSettings {
+        if (bindAddress == null || bindAddress.isBlank()) {
+            throw new IllegalArgumentException("Raft bind address must not be blank");
+        }
+        if (port < 0 || port > 0xffff) {
+            throw new IllegalArgumentException("Raft port must be between 0 and 65535: " + port);
+        }
+        Objects.requireNonNull(reads, "reads");
+        if (expectedRtt.isNegative() || expectedRtt.isZero()) {
+            throw new IllegalArgumentException("the expected round trip time must be positive: " + expectedRtt);
+        }
+    }
+
+    /** All interfaces, the default port, lease reads, 100 ms expected round trips. */
+    public static RaftSettings defaults() {
+        return new RaftSettings("0.0.0.0", DEFAULT_PORT, Reads.LEASE, DEFAULT_EXPECTED_RTT);
+    }
+
+    /** The shortest election timeout: 10 round trips, at least 150 ms. The longest is twice it. */
+    public Duration electionTimeout() {
+        Duration scaled = expectedRtt.multipliedBy(10);
+        return scaled.compareTo(MIN_ELECTION_TIMEOUT) < 0 ? MIN_ELECTION_TIMEOUT : scaled;
+    }
+
+    /**
+     * How a read is made linearizable ({@code hangar.cluster.raft.reads}).
+     */
+    public enum Reads {
+        /**
+         * The leader answers from its own state while its lease (heartbeats a majority acknowledged within the
+         * election timeout) holds: no round; a follower asks the leader for its commit index (ReadIndex, one
+         * round) and answers once it has applied that far. Risk: a leader whose clock runs much faster than the
+         * others' may serve a read after a new leader was elected.
+         */
+        LEASE,
+        /** As {@link #LEASE}, but the leader confirms its leadership with a heartbeat round for every read. */
+        READ_INDEX,
+        /**
+         * The leader answers from its own state with no check; followers send their reads to it. No round on the
+         * leader, one from elsewhere; a deposed leader that has not noticed yet may serve stale data.
+         */
+        LEADER;
+
+        /** The mode a configuration value names: {@code lease}, {@code read-index} or {@code leader}. */
+        public static Reads parse(String value) {
+            return switch (value.strip().toLowerCase(Locale.ROOT)) {
+                case "lease" -> LEASE;
+                case "read-index", "readindex" -> READ_INDEX;
+                case "leader" -> LEADER;
+                default -> throw new IllegalArgumentException(
+                        "hangar.cluster.raft.reads must be lease, read-index or leader, not " + value);
+            };
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package dev.hangar.cluster.raft;
+
+import dev.hangar.cluster.RaftSettings;
+import dev.hangar.cluster.layout.NodeId;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.rpc.SupportedRpcType;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachine;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * This node's Ratis server, which hosts one division per Raft group the node is a member of, and the clients it
+ * forwards through to groups whose leader is elsewhere. Built and started on the thread that starts the node (the
+ * main thread in the application): Ratis caches the context class loader of the thread that first uses it.
+ */
+final class RaftHost implements AutoCloseable {
+    /** How long a forwarded request may take per attempt, and how often it is retried (leader changes). */
+    static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
+    private static final int ATTEMPTS = 100;
+    private static final Duration RETRY_SLEEP = Duration.ofMillis(100);
+
+    private final NodeId self;
+    private final RaftServer server;
+    private final RaftProperties clientProperties;
+    private final Parameters parameters;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+    private final Map<RaftGroupId, RaftClient> clients = new ConcurrentHashMap<>();
+
+    private RaftHost(NodeId self, RaftServer server, RaftProperties clientProperties, Parameters parameters) {
+        this.self = self;
+        this.server = server;
+        this.clientProperties = clientProperties;
+        this.parameters = parameters;
+    }
+
+    /**
+     * Starts the server on {@code settings}' address, its logs under {@code folder}, with the divisions found there
+     * (a restart recovers its groups) and a {@link CommandStateMachine} from {@code stateMachines} for each.
+     *
+     * @param syncedLog whether the Raft log is synced before an entry is acknowledged ({@code hangar.storage.sync
+     *     always}); otherwise it is flushed in the background and a power loss may lose the newest entries of a
+     *     member (a process crash loses nothing: the entries are in the page cache)
+     */
+    static RaftHost start(NodeId self, RaftSettings settings, Path folder, boolean syncedLog, Parameters parameters,
+            Supplier<StateMachine> stateMachines) {
+        RaftProperties properties = serverProperties(settings, folder, syncedLog);
+        try {
+            RaftServer server = RaftServer.newBuilder()
+                    .setServerId(peerId(self))
+                    .setProperties(properties)
+                    .setParameters(parameters)
+                    .setStateMachineRegistry(group -> stateMachines.get())
+                    .setOption(RaftStorage.StartupOption.RECOVER)
+                    .build();
+            server.start();
+            return new RaftHost(self, server, clientProperties(), parameters);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the Raft server on port " + settings.port(), e);
+        }
+    }
+
+    private static RaftProperties serverProperties(RaftSettings settings, Path folder, boolean syncedLog) {
+        RaftProperties properties = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setHost(properties, settings.bindAddress());
+        GrpcConfigKeys.Server.setPort(properties, settings.port());
+        RaftServerConfigKeys.setStorageDir(properties, List.of(folder.toFile()));
+        long election = settings.electionTimeout().toMillis();
+        RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(election, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(2 * election, TimeUnit.MILLISECONDS));
+        RaftServerConfigKeys.Read.setOption(properties, settings.reads() == RaftSettings.Reads.LEADER
+                ? RaftServerConfigKeys.Read.Option.DEFAULT : RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(properties, settings.reads() == RaftSettings.Reads.LEASE);
+        // Small divisions: metadata entries are small (inline objects included), and a node hosts several groups.
+        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("8MB"));
+        RaftServerConfigKeys.Log.setPreallocatedSize(properties, SizeInBytes.valueOf("1MB"));
+        RaftServerConfigKeys.Log.setWriteBufferSize(properties, SizeInBytes.valueOf("2MB"));
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, SizeInBytes.valueOf("1MB"));
+        RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !syncedLog);
+        return properties;
+    }
+
+    private static RaftProperties clientProperties() {
+        RaftProperties properties = new RaftProperties();
+        RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(properties,
+                TimeDuration.valueOf(ATTEMPT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+        return properties;
+    }
+
+    static RaftPeerId peerId(NodeId node) {
+        return RaftPeerId.valueOf(node.value());
+    }
+
+    NodeId self() {
+        return self;
+    }
+
+    /** The address the Raft server is bound to (its port, when 0 was configured). */
+    InetSocketAddress address() {
+        return server.getServerRpc().getInetSocketAddress();
+    }
+
+    boolean hasGroup(RaftGroupId id) {
+        for (RaftGroupId held : server.getGroupIds()) {
+            if (held.equals(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Adds this node's division of {@code group}, unless it has one; the other members add theirs themselves. */
+    void addGroup(RaftGroup group) throws IOException {
+        if (hasGroup(group.getGroupId())) {
+            return;
+        }
+        RaftClientReply reply = server.groupManagement(
+                GroupManagementRequest.newAdd(clientId, server.getId(), callIds.incrementAndGet(), group));
+        if (!reply.isSuccess() && !hasGroup(group.getGroupId())) {
+            throw new IOException("cannot add Raft group " + group.getGroupId() + ": " + reply.getException());
+        }
+    }
+
+    /** This node's division of a group, if it is a member and has added it. */
+    Optional<RaftServer.Division> division(RaftGroupId id) {
+        if (!hasGroup(id)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(server.getDivision(id));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The state machine of this node's division of a group. */
+    Optional<CommandStateMachine> stateMachine(RaftGroupId id) {
+        return division(id).map(division -> (CommandStateMachine) division.getStateMachine());
+    }
+
+    /** Submits a request to this node's own division, in process: no network hop. */
+    CompletableFuture<RaftClientReply> submitLocally(RaftGroupId group, Message message, RaftClientRequest.Type type) {
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(clientId)
+                .setServerId(server.getId())
+                .setGroupId(group)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(message)
+                .setType(type)
+                .build();
+        try {
+            return server.submitClientRequestAsync(request);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * The client that sends to {@code group}'s leader from this node, finding it and following its changes; it
+     * retries a request under the same call id, which the group's retry cache recognises, so a retried write is
+     * applied once.
+     */
+    RaftClient client(RaftGroup group) {
+        return clients.computeIfAbsent(group.getGroupId(), id -> RaftClient.newBuilder()
+                .setProperties(clientProperties)
+                .setParameters(parameters)
+                .setRaftGroup(group)
+                .setClientId(ClientId.randomId())
+                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(ATTEMPTS,
+                        TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)))
+                .build());
+    }
+
+    /** Forgets the client of a group whose members changed. */
+    void dropClient(RaftGroupId id) {
+        RaftClient client = clients.remove(id);
+        if (client != null) {
+            closeQuietly(client);
+        }
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(RaftHost::closeQuietly);
+        clients.clear();
+        try {
+            server.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("closing the Raft server failed", e);
+        }
+    }
+
+    private static void closeQuietly(RaftClient client) {
+        try {
+            client.close();
+        } catch (IOException e) {
+            // A client holds only connections; nothing is lost if closing one fails.
+        }
+    }
+}

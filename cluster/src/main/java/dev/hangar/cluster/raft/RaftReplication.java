@@ -1,0 +1,419 @@
+package dev.hangar.cluster.raft;
+
+import dev.hangar.cluster.Applied;
+import dev.hangar.cluster.RaftSettings;
+import dev.hangar.cluster.Replication;
+import dev.hangar.cluster.ReplicationMode;
+import dev.hangar.cluster.ReplicationStats;
+import dev.hangar.cluster.RoundTrips;
+import dev.hangar.cluster.layout.ClusterLayout;
+import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.rpc.ClusterSecret;
+import dev.hangar.cluster.rpc.RpcClient;
+import dev.hangar.cluster.rpc.RpcServer;
+import dev.hangar.metadata.MetadataStore;
+import dev.hangar.metadata.MetadataUnavailableException;
+import dev.hangar.metadata.command.MetadataCommand;
+import dev.hangar.metadata.command.OutcomeCodec;
+import dev.hangar.metadata.rocksdb.RocksDbConfig;
+import dev.hangar.metadata.state.Outcome;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
+import org.apache.ratis.protocol.exceptions.GroupMismatchException;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.protocol.exceptions.ReadIndexException;
+import org.apache.ratis.protocol.exceptions.ServerNotReadyException;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+
+/**
+ * The Raft mode ({@code hangar.cluster.replication=raft}): metadata commands go through the Raft log of the group
+ * that holds their bucket (Apache Ratis over gRPC) and are applied at commit on every member of it by the one
+ * {@code MetadataStateMachine} ({@link CommandStateMachine}); chunks stay in the leaderless block store. Every
+ * command's conditions (preconditions, Object Lock, version order) are checked at one point of one log, so its
+ * outcome is exact for every coordinator.
+ *
+ * <p>Rounds, counted as the other modes count them (sequential inter-node waits of one request): a command through
+ * the leader of its group is one (the append that commits it), through a follower or a node outside the group two
+ * (the forward to the leader, then that append). A read on a member is linearizable by the configured {@link
+ * RaftSettings.Reads}: no round on the leader under a lease, one to confirm leadership or to learn the commit index
+ * otherwise; a read from outside the group is forwarded to a member.
+ */
+public final class RaftReplication implements Replication {
+    /** How long a command or read may wait for its group (an election, a forward and its retries) before 503. */
+    static final Duration DEADLINE = Duration.ofSeconds(30);
+    /** How long a member waits for its own division of a group to be added after the groups form. */
+    private static final Duration DIVISION_WAIT = Duration.ofSeconds(10);
+    /** How long to wait before asking a group without a leader again. */
+    private static final Duration RETRY_PAUSE = Duration.ofMillis(50);
+
+    private final RaftHost host;
+    private final GroupKeeper keeper;
+    private final RaftSettings settings;
+    private final ReplicationStats stats = new ReplicationStats(() -> 0);
+    private final AtomicLong lastStamp = new AtomicLong();
+    private final RaftMetadata state;
+
+    private RaftReplication(RaftHost host, GroupKeeper keeper, RaftSettings settings) {
+        this.host = host;
+        this.keeper = keeper;
+        this.settings = settings;
+        this.state = new RaftMetadata(this);
+    }
+
+    /**
+     * Starts this node's Raft server with its logs and group stores under {@code folder}, and answers other nodes'
+     * questions for its Raft port on {@code server}. Call on the thread that starts the node (see {@link RaftHost}),
+     * then hand it every layout with {@link #layout}.
+     *
+     * @param storeConfig the configuration of a group store, given its folder
+     * @param syncedLog whether an entry is acknowledged only once synced to the members' disks
+     * @param secret the cluster secret, which the Raft channels are authenticated with as the RPC is
+     */
+    public static RaftReplication start(NodeId self, RaftSettings settings, Path folder, boolean syncedLog,
+            Function<Path, RocksDbConfig> storeConfig, ClusterSecret secret, RpcServer server, RpcClient client,
+            Function<NodeId, InetSocketAddress> rpcAddresses) {
+        Parameters parameters = new Parameters();
+        RaftHost host = RaftHost.start(self, settings, folder, syncedLog, parameters,
+                () -> new CommandStateMachine(storeConfig, RemoteReads.NONE));
+        try {
+            RaftAddresses addresses = new RaftAddresses(client, rpcAddresses);
+            RaftAddresses.serve(server, () -> host.address().getPort());
+            addresses.own(self, host.address().getPort());
+            return new RaftReplication(host, new GroupKeeper(host, addresses, folder), settings);
+        } catch (RuntimeException e) {
+            host.close();
+            throw e;
+        }
+    }
+
+    /** Takes the cluster's current layout: the first one forms the groups. */
+    public void layout(ClusterLayout layout) {
+        keeper.layout(layout);
+    }
+
+    @Override
+    public ReplicationMode mode() {
+        return ReplicationMode.RAFT;
+    }
+
+    @Override
+    public <R> Applied<R> submit(MetadataCommand<R> command) {
+        int[] rounds = {0};
+        try {
+            GroupPlan.Group group = groupOf(Routes.of(command));
+            Message message = Message.valueOf(ByteString.copyFrom(new LogEntry(nextStamp(), command).encode()));
+            RaftClientReply reply = write(group, message, rounds);
+            Outcome<R> outcome = OutcomeCodec.decode(command, reply.getMessage().getContent().toByteArray());
+            return new Applied<>(outcome, true, rounds[0]);
+        } finally {
+            RoundTrips.current().addMetadata(rounds[0]);
+            stats.recordCommand(command.getClass().getSimpleName(), rounds[0]);
+        }
+    }
+
+    // Through the local division when it leads (no hop: the append is the one round), else forwarded to the
+    // leader. Only a refusal that says the entry was not appended (not the leader, leader not ready) is forwarded;
+    // a local attempt that failed otherwise may still commit, so it is not sent a second time.
+    private RaftClientReply write(GroupPlan.Group group, Message message, int[] rounds) {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        Optional<RaftServer.Division> division = host.division(group.id());
+        if (division.isPresent() && division.get().getInfo().isLeader()) {
+            rounds[0] = 1;
+            RaftClientReply reply = await(host.submitLocally(group.id(), message,
+                    RaftClientRequest.writeRequestType()), deadline, group);
+            if (reply.isSuccess()) {
+                return reply;
+            }
+            if (!notAppended(reply.getException())) {
+                throw failed(group, reply.getException());
+            }
+        }
+        rounds[0] = 2;
+        return forward(group, message, deadline, false);
+    }
+
+    /**
+     * Sends a request to the group's leader through this node's client of the group, which finds the leader and
+     * retries under one call id (the group's retry cache applies a retried write once). A failure that says no
+     * member appended the request (the member asked has not added the group yet, the client was closed by an
+     * earlier failure, no leader is ready) is tried again, as a new request, until the deadline; any other failure
+     * (a timeout) may hide an applied command, so it is not.
+     */
+    private RaftClientReply forward(GroupPlan.Group group, Message message, long deadline, boolean read) {
+        while (true) {
+            Throwable failure;
+            try {
+                RaftClient client = host.client(keeper.raftGroup(group));
+                RaftClientReply reply = read ? client.io().sendReadOnly(message) : client.io().send(message);
+                if (reply.isSuccess()) {
+                    return reply;
+                }
+                failure = reply.getException();
+            } catch (IOException | RuntimeException e) {
+                failure = e;
+            }
+            Throwable cause = rootRaftFailure(failure);
+            if (cause instanceof AlreadyClosedException) {
+                host.dropClient(group.id());
+            }
+            if (!neverAppended(cause) || System.nanoTime() > deadline) {
+                throw failed(group, failure);
+            }
+            pause(group);
+        }
+    }
+
+    /** The innermost Ratis exception of a failure (clients wrap them), or the failure itself. */
+    private static Throwable rootRaftFailure(Throwable failure) {
+        Throwable found = failure;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RaftException) {
+                found = cause;
+            }
+        }
+        return found;
+    }
+
+    private static boolean neverAppended(Throwable failure) {
+        return failure instanceof GroupMismatchException || failure instanceof AlreadyClosedException
+                || failure instanceof NotLeaderException || failure instanceof ServerNotReadyException
+                || failure instanceof LeaderSteppingDownException || failure instanceof ReadIndexException;
+    }
+
+    /**
+     * Runs {@code read} on this node's replica of the group of {@code route} once a barrier says it holds every
+     * command committed before the read began.
+     */
+    <T> T read(String kind, String route, Function<MetadataStore, T> read) {
+        int rounds = 0;
+        try {
+            Barrier barrier = barrier(groupOf(route));
+            MetadataStore store = barrier.await();
+            rounds = barrier.rounds();
+            return read.apply(store);
+        } finally {
+            RoundTrips.current().addMetadata(rounds);
+            stats.recordRead(kind, rounds);
+        }
+    }
+
+    /**
+     * Runs {@code read} on this node's replica of every group, each after its barrier (the barriers run at once:
+     * the read costs the rounds of the slowest), and returns the results in group order.
+     */
+    <T> List<T> readAll(String kind, Function<MetadataStore, T> read) {
+        int rounds = 0;
+        try {
+            List<Barrier> barriers = new ArrayList<>();
+            for (GroupPlan.Group group : requirePlan().groups()) {
+                if (group.hasMember(host.self())) {
+                    awaitDivision(group);
+                }
+                barriers.add(barrier(group));
+            }
+            List<T> results = new ArrayList<>();
+            for (Barrier barrier : barriers) {
+                MetadataStore store = barrier.await();
+                rounds = Math.max(rounds, barrier.rounds());
+                results.add(read.apply(store));
+            }
+            return results;
+        } finally {
+            RoundTrips.current().addMetadata(rounds);
+            stats.recordRead(kind, rounds);
+        }
+    }
+
+    /**
+     * A read barrier on this node's division of a group, under way. A barrier that fails because the group has no
+     * leader at the moment (an election, or none held yet) is tried again until the deadline.
+     */
+    private final class Barrier {
+        private final GroupPlan.Group group;
+        private final CommandStateMachine machine;
+        private final long deadline;
+        private CompletableFuture<RaftClientReply> reply;
+        private int rounds;
+
+        Barrier(GroupPlan.Group group) {
+            this.group = group;
+            this.deadline = System.nanoTime() + DEADLINE.toNanos();
+            this.machine = host.stateMachine(group.id()).orElseThrow(() -> new MetadataUnavailableException(
+                    "this node is not a member of Raft group " + group.id() + " and reads through other nodes are"
+                            + " not supported yet"));
+            send();
+        }
+
+        private void send() {
+            boolean leader = host.division(group.id()).map(division -> division.getInfo().isLeader()).orElse(false);
+            rounds += leader && settings.reads() != RaftSettings.Reads.READ_INDEX ? 0 : 1;
+            reply = host.submitLocally(group.id(), Message.EMPTY, RaftClientRequest.readRequestType());
+        }
+
+        int rounds() {
+            return rounds;
+        }
+
+        MetadataStore await() {
+            while (true) {
+                RaftClientReply answer = RaftReplication.await(reply, deadline, group);
+                if (answer.isSuccess()) {
+                    return machine.store();
+                }
+                if (!leaderless(answer.getException()) || System.nanoTime() > deadline) {
+                    throw failed(group, answer.getException());
+                }
+                pause(group);
+                send();
+            }
+        }
+    }
+
+    private Barrier barrier(GroupPlan.Group group) {
+        return new Barrier(group);
+    }
+
+    /** A failure that only says the group has no (known, ready) leader right now. */
+    private static boolean leaderless(RaftException failure) {
+        return failure instanceof ReadIndexException || failure instanceof ServerNotReadyException
+                || (failure instanceof NotLeaderException notLeader && notLeader.getSuggestedLeader() == null);
+    }
+
+    private static void pause(GroupPlan.Group group) {
+        try {
+            Thread.sleep(RETRY_PAUSE.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MetadataUnavailableException("interrupted while waiting for Raft group " + group.id(), e);
+        }
+    }
+
+    private GroupPlan.Group groupOf(String route) {
+        GroupPlan.Group group = requirePlan().groupOf(route);
+        if (group.hasMember(host.self())) {
+            awaitDivision(group);
+        }
+        return group;
+    }
+
+    private GroupPlan requirePlan() {
+        GroupPlan plan = keeper.plan();
+        if (plan == null) {
+            throw new MetadataUnavailableException("the cluster has no layout yet, so its Raft groups are not formed");
+        }
+        return plan;
+    }
+
+    private void awaitDivision(GroupPlan.Group group) {
+        long deadline = System.nanoTime() + DIVISION_WAIT.toNanos();
+        while (!host.hasGroup(group.id())) {
+            if (System.nanoTime() > deadline) {
+                throw new MetadataUnavailableException("this node has not joined its Raft group " + group.id()
+                        + " yet: a member's Raft address may be unknown");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MetadataUnavailableException("interrupted while waiting for Raft group " + group.id(), e);
+            }
+        }
+    }
+
+    private static RaftClientReply await(CompletableFuture<RaftClientReply> reply, long deadline,
+            GroupPlan.Group group) {
+        try {
+            return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            reply.cancel(false);
+            throw new MetadataUnavailableException("Raft group " + group.id() + " did not answer within " + DEADLINE
+                    + "; the command may or may not take effect", e);
+        } catch (ExecutionException e) {
+            throw failed(group, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MetadataUnavailableException("interrupted while waiting for Raft group " + group.id(), e);
+        }
+    }
+
+    private static boolean notAppended(RaftException failure) {
+        return failure instanceof NotLeaderException || failure instanceof ServerNotReadyException;
+    }
+
+    private static MetadataUnavailableException failed(GroupPlan.Group group, Throwable failure) {
+        return new MetadataUnavailableException("Raft group " + group.id() + " (members " + group.members()
+                + ") failed: " + failure, failure);
+    }
+
+    // Versions a command adds are ordered by this stamp (and after the key's newest), so every member orders them
+    // alike; strictly increasing on this node, from its clock in microseconds.
+    private long nextStamp() {
+        Instant now = Instant.now();
+        long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+        return lastStamp.accumulateAndGet(micros, (last, clock) -> Math.max(last + 1, clock));
+    }
+
+    /** This node's replicas of the groups it is a member of, for its own bookkeeping (garbage, statistics). */
+    List<MetadataStore> localStores() {
+        GroupPlan plan = keeper.plan();
+        List<MetadataStore> stores = new ArrayList<>();
+        if (plan != null) {
+            for (GroupPlan.Group group : plan.groups()) {
+                host.stateMachine(group.id()).flatMap(CommandStateMachine::openStore).ifPresent(stores::add);
+            }
+        }
+        return stores;
+    }
+
+    @Override
+    public MetadataStore state() {
+        return state;
+    }
+
+    /** Another view of the state, which can be closed by itself (the contract test closes and reopens stores). */
+    MetadataStore newView() {
+        return new RaftMetadata(this);
+    }
+
+    @Override
+    public ReplicationStats stats() {
+        return stats;
+    }
+
+    @Override
+    public void close() {
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        for (AutoCloseable closeable : new AutoCloseable[] {keeper, host}) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                failure.compareAndSet(null, new IllegalStateException("closing the Raft mode failed", e));
+            }
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+}

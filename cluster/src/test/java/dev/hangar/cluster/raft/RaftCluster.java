@@ -1,0 +1,113 @@
+package dev.hangar.cluster.raft;
+
+import dev.hangar.blockstore.SyncPolicy;
+import dev.hangar.cluster.Cluster;
+import dev.hangar.cluster.ClusterNode;
+import dev.hangar.cluster.MaintenanceConfig;
+import dev.hangar.cluster.NodeConfig;
+import dev.hangar.cluster.RaftSettings;
+import dev.hangar.cluster.ReclaimConfig;
+import dev.hangar.cluster.membership.ClusterSettings;
+import dev.hangar.cluster.membership.MembershipTiming;
+import dev.hangar.cluster.rpc.ClusterSecret;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Whole cluster nodes in the Raft mode on loopback, in this JVM: control plane, RPC, replicated blocks and a Ratis
+ * server each, on ports picked at start. The first layout forms by itself once all have met (bootstrap-expect).
+ */
+final class RaftCluster implements AutoCloseable {
+    static final ClusterSecret SECRET = ClusterSecret.of("raft-cluster-test-secret-0123456789");
+    private static final MembershipTiming FAST = new MembershipTiming(Duration.ofMillis(100), 3, 8);
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final Path dir;
+    private final RaftSettings.Reads reads;
+    private final List<ClusterNode> nodes = new ArrayList<>();
+
+    private RaftCluster(Path dir, RaftSettings.Reads reads) {
+        this.dir = dir;
+        this.reads = reads;
+    }
+
+    /** Starts {@code size} nodes named n1, n2, ... and waits until each has the first layout. */
+    static RaftCluster start(Path dir, int size, RaftSettings.Reads reads) {
+        RaftCluster cluster = new RaftCluster(dir, reads);
+        try {
+            InetSocketAddress seed = null;
+            for (int i = 1; i <= size; i++) {
+                ClusterNode node = cluster.startNode("n" + i, size, seed == null ? List.of() : List.of(seed));
+                if (seed == null) {
+                    seed = node.control().orElseThrow().address();
+                }
+            }
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (!cluster.nodes.stream().allMatch(node -> node.control().orElseThrow().layout().version() >= 1)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the " + size + " nodes did not form a layout within " + WAIT);
+                }
+                Thread.sleep(50);
+            }
+            return cluster;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cluster.close();
+            throw new IllegalStateException(e);
+        } catch (RuntimeException | AssertionError e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private ClusterNode startNode(String id, int size, List<InetSocketAddress> seeds) {
+        ClusterSettings settings = ClusterSettings.defaults(SECRET).withNodeId(id).withRole("z-" + id, 1)
+                .withRpc("127.0.0.1", 0).withSeeds(seeds).withBootstrapExpect(size);
+        NodeConfig config = new NodeConfig(dir.resolve(id), SyncPolicy.NONE, 8 << 20, Duration.ofMinutes(1));
+        ClusterNode node = Cluster.node(config, MaintenanceConfig.DEFAULTS, settings, FAST, ReclaimConfig.DEFAULTS,
+                new RaftSettings("127.0.0.1", 0, reads, Duration.ofMillis(20)));
+        nodes.add(node);
+        return node;
+    }
+
+    List<ClusterNode> nodes() {
+        return nodes;
+    }
+
+    ClusterNode node(int index) {
+        return nodes.get(index);
+    }
+
+    /** Closes the nodes at once: a Ratis server takes about a second to close, and tests start many clusters. */
+    @Override
+    public void close() {
+        List<Thread> closing = new ArrayList<>();
+        List<RuntimeException> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (ClusterNode node : nodes) {
+            closing.add(Thread.ofPlatform().name("close-" + closing.size()).start(() -> {
+                try {
+                    node.close();
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        nodes.clear();
+        for (Thread thread : closing) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while closing the cluster", e);
+            }
+        }
+        if (!failures.isEmpty()) {
+            RuntimeException failure = failures.getFirst();
+            failures.stream().skip(1).forEach(failure::addSuppressed);
+            throw failure;
+        }
+    }
+}

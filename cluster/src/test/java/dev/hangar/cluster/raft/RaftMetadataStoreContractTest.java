@@ -1,0 +1,47 @@
+package dev.hangar.cluster.raft;
+
+import dev.hangar.cluster.ClusterNode;
+import dev.hangar.cluster.RaftSettings;
+import dev.hangar.cluster.meta.RoundRobinStore;
+import dev.hangar.metadata.AbstractMetadataStoreContractTest;
+import dev.hangar.metadata.MetadataStore;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole metadata store contract on three nodes in the Raft mode, each operation through a different node than
+ * the one before ({@link RoundRobinStore}), with nothing left out: every command is applied at one point of its
+ * group's log, so the conditions that the leaderless mode can only check against a coordinator's quorum read
+ * (If-None-Match, Object Lock, parts, concurrent changes of one version or one access key) hold across nodes.
+ *
+ * <p>Before a whole-store view of one node (statistics, block references), {@code catchUp} reads every group
+ * through that node: the barriers make its replicas hold every committed command.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class RaftMetadataStoreContractTest extends AbstractMetadataStoreContractTest {
+    @TempDir
+    Path dir;
+
+    private RaftCluster cluster;
+
+    @Override
+    protected MetadataStore openStore() {
+        if (cluster == null) {
+            cluster = RaftCluster.start(dir, 3, RaftSettings.Reads.LEASE);
+        }
+        return new RoundRobinStore(cluster.nodes().stream()
+                .map(node -> ((RaftReplication) node.replication()).newView()).toList(),
+                index -> cluster.node(index).metadata().listBuckets());
+    }
+
+    // Runs before the contract's own @AfterEach closes the store: closing it twice is harmless.
+    @AfterEach
+    void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.hangar.cluster.raft;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hangar.cluster.Applied;
+import dev.hangar.cluster.ClusterNode;
+import dev.hangar.cluster.RaftSettings;
+import dev.hangar.cluster.ReplicationMode;
+import dev.hangar.metadata.BucketRecord;
+import dev.hangar.metadata.command.MetadataCommand;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Three nodes in the Raft mode: commands through every node are applied on every member. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class RaftReplicationTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aBucketCreatedThroughOneNodeIsSeenThroughEveryNode() {
+        try (RaftCluster cluster = RaftCluster.start(dir, 3, RaftSettings.Reads.LEASE)) {
+            ClusterNode first = cluster.node(0);
+            assertThat(first.replication().mode()).isEqualTo(ReplicationMode.RAFT);
+            Applied<Boolean> created = first.replication().submit(new MetadataCommand.CreateBucket(
+                    new BucketRecord("photos", Instant.parse("2026-11-26T00:00:00Z"), "us-east-1")));
+            assertThat(created.outcome().value()).isTrue();
+            assertThat(created.exactlyOnce()).isTrue();
+            for (ClusterNode node : cluster.nodes()) {
+                assertThat(node.metadata().getBucket("photos")).as("through %s", node).isPresent();
+                assertThat(node.metadata().listBuckets()).extracting(BucketRecord::name).containsExactly("photos");
+            }
+            Applied<Boolean> again = cluster.node(2).replication().submit(new MetadataCommand.CreateBucket(
+                    new BucketRecord("photos", Instant.parse("2026-11-26T00:00:01Z"), "us-east-1")));
+            assertThat(again.outcome().value()).isFalse();
+        }
+    }
+}
