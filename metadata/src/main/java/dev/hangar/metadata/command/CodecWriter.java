@@ -4,11 +4,15 @@ import dev.hangar.metadata.AccessKey;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.metadata.Part;
 import dev.hangar.metadata.codec.FieldWriter;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,23 +20,33 @@ import org.jspecify.annotations.Nullable;
  * LEB128 varints for counts and lengths, zigzag varint seconds + varint nanoseconds for instants,
  * a presence byte before a nullable field), so that both formats read alike. Records go in as
  * their {@link RecordFormat} body, preceded by the fields that body leaves to the RocksDB key.
+ *
+ * <p>Public so that the other wire codecs of this module ({@code dev.hangar.metadata.query}) write
+ * records exactly as commands do; it is not meant for use outside the module.
  */
-final class CodecWriter {
+public final class CodecWriter {
     private final FieldWriter out = new FieldWriter();
 
-    void writeByte(int value) {
+    public CodecWriter() {}
+
+    public void writeByte(int value) {
         out.writeByte(value);
     }
 
-    void writeBoolean(boolean value) {
+    public void writeBoolean(boolean value) {
         out.writeBoolean(value);
     }
 
-    void writeVarLong(long value) {
+    public void writeVarLong(long value) {
         out.writeVarLong(value);
     }
 
-    void writeBytes(byte[] bytes) {
+    /** Zigzag, so that a negative number stays short and every {@code int} round-trips. */
+    public void writeSignedVarLong(long value) {
+        out.writeSignedVarLong(value);
+    }
+
+    public void writeBytes(byte[] bytes) {
         out.writeBytes(bytes);
     }
 
@@ -40,23 +54,23 @@ final class CodecWriter {
      * Refuses a string with an unpaired surrogate: UTF-8 cannot hold one, and {@code getBytes}
      * would silently write {@code ?} instead, so the command read back would not be the one sent.
      */
-    void writeString(String text) {
+    public void writeString(String text) {
         requireWellFormed(text);
         out.writeString(text);
     }
 
-    void writeNullableString(@Nullable String text) {
+    public void writeNullableString(@Nullable String text) {
         writeBoolean(text != null);
         if (text != null) {
             writeString(text);
         }
     }
 
-    void writeInstant(Instant instant) {
+    public void writeInstant(Instant instant) {
         out.writeInstant(instant);
     }
 
-    void writeNullableInstant(@Nullable Instant instant) {
+    public void writeNullableInstant(@Nullable Instant instant) {
         writeBoolean(instant != null);
         if (instant != null) {
             writeInstant(instant);
@@ -64,7 +78,7 @@ final class CodecWriter {
     }
 
     /** Count, then pairs in ascending name order: equal maps encode to equal bytes. */
-    void writeMap(Map<String, String> map) {
+    public void writeMap(Map<String, String> map) {
         writeVarLong(map.size());
         for (Map.Entry<String, String> entry : new TreeMap<>(map).entrySet()) {
             writeString(entry.getKey());
@@ -72,30 +86,48 @@ final class CodecWriter {
         }
     }
 
-    void writeBucketRecord(BucketRecord bucket) {
+    public void writeBucketRecord(BucketRecord bucket) {
         writeString(bucket.name());
         writeBytes(RecordFormat.encodeBucket(bucket));
     }
 
-    void writeVersion(ObjectVersion version) {
+    public void writeVersion(ObjectVersion version) {
         writeString(version.bucket());
         writeString(version.key());
         writeBytes(RecordFormat.encodeObject(version));
     }
 
-    void writeUpload(MultipartUpload upload) {
+    public void writeUpload(MultipartUpload upload) {
         writeString(upload.bucket());
         writeString(upload.key());
         writeString(upload.uploadId());
         writeBytes(RecordFormat.encodeUpload(upload));
     }
 
-    void writeAccessKey(AccessKey key) {
+    public void writeAccessKey(AccessKey key) {
         writeString(key.accessKeyId());
         writeBytes(RecordFormat.encodeAccessKey(key));
     }
 
-    byte[] toByteArray() {
+    /** Part number and body: the upload id is left to the context, which always holds it. */
+    public void writePart(Part part) {
+        writeVarLong(part.partNumber());
+        writeBytes(RecordFormat.encodePart(part));
+    }
+
+    /** A presence boolean, then the value if there is one. */
+    public <T> void writeOptional(Optional<T> value, Consumer<? super T> element) {
+        writeBoolean(value.isPresent());
+        value.ifPresent(element);
+    }
+
+    /** A count, then the elements in order. */
+    public <T> void writeList(List<T> values, Consumer<? super T> element) {
+        writeVarLong(values.size());
+        values.forEach(element);
+    }
+
+    public byte[] toByteArray() {
         return out.toByteArray();
     }
 

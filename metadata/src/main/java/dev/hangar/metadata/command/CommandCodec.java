@@ -212,8 +212,7 @@ public final class CommandCodec {
             case PutPart put -> {
                 writer.writeByte(PUT_PART);
                 writer.writeUpload(put.upload());
-                writer.writeVarLong(put.part().partNumber());
-                writer.writeBytes(RecordFormat.encodePart(put.part()));
+                writer.writePart(put.part());
             }
             case CompleteUpload complete -> {
                 writer.writeByte(COMPLETE_UPLOAD);
@@ -249,22 +248,7 @@ public final class CommandCodec {
      *     format or tag, truncated, trailing bytes, a field out of range or inconsistent
      */
     public static MetadataCommand<?> decode(byte[] bytes) {
-        CodecReader reader = new CodecReader(bytes, "command");
-        int format = reader.readByte();
-        if (format != FORMAT_1) {
-            throw reader.invalid("unknown format " + format + " (this release reads format " + FORMAT_1
-                    + "; a later one wrote it?)");
-        }
-        MetadataCommand<?> command;
-        try {
-            command = readCommand(reader);
-        } catch (CodecReader.Invalid e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            throw reader.invalid(e);
-        }
-        reader.finish();
-        return command;
+        return CodecReader.read(bytes, "command", FORMAT_1, CommandCodec::readCommand);
     }
 
     private static MetadataCommand<?> readCommand(CodecReader reader) {
@@ -285,10 +269,7 @@ public final class CommandCodec {
             case CREATE_UPLOAD -> new CreateUpload(reader.readUpload());
             case PUT_PART -> {
                 MultipartUpload upload = reader.readUpload();
-                int partNumber = reader.readVarInt();
-                byte[] body = reader.readBytes();
-                yield new PutPart(upload, reader.record("part", () -> RecordFormat.decodePart(upload.uploadId(),
-                        partNumber, body)));
+                yield new PutPart(upload, reader.readPart(upload.uploadId()));
             }
             case COMPLETE_UPLOAD -> {
                 MultipartUpload upload = reader.readUpload();

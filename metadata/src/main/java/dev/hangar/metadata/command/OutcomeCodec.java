@@ -88,27 +88,14 @@ public final class OutcomeCodec {
      * @throws IllegalArgumentException if they are not an outcome this release can read
      */
     public static <R> Outcome<R> decode(MetadataCommand<R> command, byte[] bytes) {
-        CodecReader reader = new CodecReader(bytes, "outcome");
-        int format = reader.readByte();
-        if (format != FORMAT_1) {
-            throw reader.invalid("unknown format " + format + " (this release reads format " + FORMAT_1
-                    + "; a later one wrote it?)");
-        }
-        Outcome<R> outcome;
-        try {
+        return CodecReader.read(bytes, "outcome", FORMAT_1, reader -> {
             int tag = reader.readByte();
-            outcome = switch (tag) {
+            return switch (tag) {
                 case DONE -> Outcome.done(readValue(reader, Result.of(command)));
                 case REFUSED -> Outcome.refused(refusal(reader), reader.readString());
                 default -> throw reader.invalid("unknown outcome tag " + tag);
             };
-        } catch (CodecReader.Invalid e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            throw reader.invalid(e);
-        }
-        reader.finish();
-        return outcome;
+        });
     }
 
     private static void writeValue(CodecWriter writer, Result result, Object value, MetadataCommand<?> command) {

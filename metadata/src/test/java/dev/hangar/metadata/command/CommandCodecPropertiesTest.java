@@ -9,12 +9,10 @@ import dev.hangar.metadata.state.Outcome;
 import dev.hangar.metadata.state.Refusal;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,9 +20,6 @@ import org.junit.jupiter.api.Test;
  * {@link PropertyRunner#cases()} cases (1,000 by default; a failure names its seed).
  */
 class CommandCodecPropertiesTest {
-    /** Prefixes of an encoding longer than this are sampled rather than all tried. */
-    private static final int ALL_PREFIXES_UP_TO = 1_024;
-
     @Test
     void decodingAnEncodingGivesTheCommandBack() {
         PropertyRunner.check("decode(encode(command)) equals command", random -> new RandomCommands(random).command(),
@@ -57,9 +52,9 @@ class CommandCodecPropertiesTest {
                 random -> new RandomCommands(random).command(),
                 (command, random) -> {
                     byte[] bytes = CommandCodec.encode(command);
-                    for (int length : prefixLengths(bytes.length, random)) {
+                    for (int length : Mutations.prefixLengths(bytes.length, random)) {
                         byte[] prefix = Arrays.copyOf(bytes, length);
-                        assertRefused(catchThrowable(() -> CommandCodec.decode(prefix)), "command", prefix);
+                        Mutations.assertRefused(catchThrowable(() -> CommandCodec.decode(prefix)), "command", prefix);
                     }
                 });
     }
@@ -69,9 +64,9 @@ class CommandCodecPropertiesTest {
         PropertyRunner.check("a strict prefix of an encoded outcome is refused", CommandAndOutcome::random,
                 (pair, random) -> {
                     byte[] bytes = pair.encode();
-                    for (int length : prefixLengths(bytes.length, random)) {
+                    for (int length : Mutations.prefixLengths(bytes.length, random)) {
                         byte[] prefix = Arrays.copyOf(bytes, length);
-                        assertRefused(catchThrowable(() -> pair.decode(prefix)), "outcome", prefix);
+                        Mutations.assertRefused(catchThrowable(() -> pair.decode(prefix)), "outcome", prefix);
                     }
                 });
     }
@@ -86,7 +81,7 @@ class CommandCodecPropertiesTest {
                     try {
                         decoded = CommandCodec.decode(mutated);
                     } catch (Throwable failure) {
-                        assertRefused(failure, "command", mutated);
+                        Mutations.assertRefused(failure, "command", mutated);
                         return;
                     }
                     assertThat(CommandCodec.decode(CommandCodec.encode(decoded))).isEqualTo(decoded);
@@ -102,7 +97,7 @@ class CommandCodecPropertiesTest {
                     try {
                         decoded = pair.decode(mutated);
                     } catch (Throwable failure) {
-                        assertRefused(failure, "outcome", mutated);
+                        Mutations.assertRefused(failure, "outcome", mutated);
                         return;
                     }
                     CommandAndOutcome<?> again = pair.with(decoded);
@@ -129,21 +124,6 @@ class CommandCodecPropertiesTest {
         assertThat(commands.variants()).containsAll(expected);
     }
 
-    private static void assertRefused(Throwable failure, String what, byte[] bytes) {
-        assertThat(failure)
-                .as("decoding %s", HexFormat.of().formatHex(bytes))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("invalid encoded " + what + ": ");
-    }
-
-    /** Every length below {@code length}, or, for long encodings, the first and last bytes' and a sample. */
-    private static int[] prefixLengths(int length, RandomGenerator random) {
-        if (length <= ALL_PREFIXES_UP_TO) {
-            return IntStream.range(0, length).toArray();
-        }
-        return IntStream.concat(IntStream.concat(IntStream.range(0, 256), IntStream.range(length - 256, length)),
-                random.ints(256, 0, length)).toArray();
-    }
 
     /** A command and an outcome it could have: the outcome codec needs both. */
     private record CommandAndOutcome<R>(MetadataCommand<R> command, Outcome<R> outcome) {

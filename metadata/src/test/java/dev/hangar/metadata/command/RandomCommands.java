@@ -216,7 +216,7 @@ public final class RandomCommands {
         return text.isEmpty() ? "k" : text;
     }
 
-    private @Nullable String nullableString() {
+    public @Nullable String nullableString() {
         return chance(40) ? null : string();
     }
 
@@ -265,7 +265,7 @@ public final class RandomCommands {
         return chance(40) ? oneOf(SAMPLE_SIZES) : random.nextLong(0, Long.MAX_VALUE);
     }
 
-    private byte[] bytes() {
+    public byte[] bytes() {
         int length = switch (random.nextInt(5)) {
             case 0 -> 0;
             case 1, 2 -> random.nextInt(1, 64);
