@@ -2,6 +2,7 @@ package dev.hangar.cluster;
 
 import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.command.MetadataCommand;
+import java.util.List;
 
 /**
  * The replication policy of a node's metadata, as the rest of the node sees it: commands go in
@@ -34,6 +35,11 @@ public interface Replication extends AutoCloseable {
 
     /** Commands and reads this node coordinated, and their rounds, by kind. */
     ReplicationStats stats();
+
+    /** The consensus groups of this policy, as this node sees them; none in the modes without consensus. */
+    default List<ConsensusGroup> groups() {
+        return List.of();
+    }
 
     /** Closes what this policy owns; the node closes the stores it was built on. */
     @Override

@@ -1,6 +1,8 @@
 package dev.hangar.distribution;
 
 import dev.hangar.cluster.ClusterControl;
+import dev.hangar.cluster.ConsensusGroup;
+import dev.hangar.cluster.Replication;
 import dev.hangar.cluster.ClusterNode;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
@@ -42,19 +44,25 @@ public class ClusterEndpoint {
             + " bootstrap-expect (HANGAR_CLUSTER_*)";
 
     private final Optional<ClusterControl> control;
+    private final Replication replication;
     private final boolean faultInjection;
 
     ClusterEndpoint(ClusterNode node, boolean faultInjection) {
         this.control = node.control();
+        this.replication = node.replication();
         this.faultInjection = faultInjection;
     }
 
     /** The answer to a GET on a node without cluster settings. */
     public record Off(boolean enabled, String message) {}
 
-    /** The answer to a GET. */
+    /**
+     * The answer to a GET; {@code replication} is the metadata's replication mode ({@code leaderless} or {@code
+     * raft}), {@code groups} its consensus groups (Raft: members, this node's role, the leader it knows, term,
+     * commit and applied index).
+     */
     public record Status(boolean enabled, String node, Settings settings, List<Node> nodes, Layout layout,
-            Staged staged, String note) {}
+            Staged staged, String replication, List<ConsensusGroup> groups, String note) {}
 
     /** This node's {@code hangar.cluster.*} settings as they took effect. */
     public record Settings(String zone, long capacity, String rpcAddress, List<String> seeds,
@@ -111,7 +119,8 @@ public class ClusterEndpoint {
                 new Settings(settings.zone(), settings.capacity(), text(cluster.address()),
                         settings.seeds().stream().map(ClusterEndpoint::text).toList(), settings.replicationFactor(),
                         settings.consistency().name().toLowerCase(Locale.ROOT), settings.bootstrapExpect()),
-                nodes, Layout.of(cluster.layout()), Staged.of(cluster.staged()), NOTE);
+                nodes, Layout.of(cluster.layout()), Staged.of(cluster.staged()),
+                replication.mode().name().toLowerCase(Locale.ROOT), replication.groups(), NOTE);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.hangar.distribution;
 
 import dev.hangar.cluster.ClusterControl;
+import dev.hangar.cluster.ConsensusGroup;
 import dev.hangar.cluster.ClusterNode;
 import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.Replication;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code hangar.metadata.*}: the metadata commands and reads this node coordinated, by kind, and the
@@ -53,6 +56,37 @@ final class ClusterMetrics implements MeterBinder {
                 .description("Version of this node's current layout; 0 before the first one")
                 .register(registry);
         replication.ifPresent(view -> bindReplication(registry, view));
+        // The Raft mode forms its groups on the first layout, which may come after start.
+        Set<String> bound = ConcurrentHashMap.newKeySet();
+        Runnable bindGroups = () -> metadata.groups().forEach(group -> {
+            if (bound.add(group.id())) {
+                bindGroup(registry, metadata, group.id());
+            }
+        });
+        bindGroups.run();
+        cluster.addLayoutListener(layout -> bindGroups.run());
+    }
+
+    // Gauges of one consensus group; -1 where this node is not a member.
+    private static void bindGroup(MeterRegistry registry, Replication replication, String id) {
+        Gauge.builder("hangar.raft.leader", replication, r -> group(r, id).map(g -> g.role().equals("leader") ? 1 : 0)
+                        .orElse(0))
+                .tag("group", id).description("1 while this node leads the Raft group, else 0").register(registry);
+        Gauge.builder("hangar.raft.term", replication, r -> group(r, id).map(ConsensusGroup::term).orElse(-1L))
+                .tag("group", id).description("The Raft group's current term, as this node sees it")
+                .register(registry);
+        Gauge.builder("hangar.raft.commit.index", replication,
+                        r -> group(r, id).map(ConsensusGroup::commitIndex).orElse(-1L))
+                .tag("group", id).description("The last log index this node knows committed in the group")
+                .register(registry);
+        Gauge.builder("hangar.raft.applied.index", replication,
+                        r -> group(r, id).map(ConsensusGroup::appliedIndex).orElse(-1L))
+                .tag("group", id).description("The last log index this node applied in the group")
+                .register(registry);
+    }
+
+    private static Optional<ConsensusGroup> group(Replication replication, String id) {
+        return replication.groups().stream().filter(group -> group.id().equals(id)).findFirst();
     }
 
     private static void bindMetadata(MeterRegistry registry, Replication replication) {

@@ -251,8 +251,9 @@ public record HangarProperties(
      *     against its key again and freed
      * @param silentNodeWait while another node cannot be asked which chunks its reads hold, no chunk is freed,
      *     unless that node has been silent for longer than this (it counts as gone)
-     * @param replication how metadata is replicated: {@code leaderless} (quorum writes through any node);
-     *     {@code raft} is refused until the Raft mode exists
+     * @param replication how metadata is replicated: {@code leaderless} (quorum writes through any node) or
+     *     {@code raft} (commands through the Raft log of their bucket's group; docs/cluster.md compares them)
+     * @param raft the Raft mode's settings, used with {@code replication=raft}
      */
     public record Cluster(
             @DefaultValue("false") boolean enabled,
@@ -274,7 +275,8 @@ public record HangarProperties(
             @DefaultValue("1m") Duration maxClockSkew,
             @DefaultValue("1m") Duration garbageGrace,
             @DefaultValue("1h") Duration silentNodeWait,
-            @DefaultValue("leaderless") String replication) {
+            @DefaultValue("leaderless") String replication,
+            @DefaultValue ClusterRaft raft) {
 
         /** Whether the control plane runs: explicitly enabled, or seeds or bootstrap-expect given. */
         public boolean active() {
@@ -291,9 +293,26 @@ public record HangarProperties(
                     + pingInterval + ", faultInjection=" + faultInjection + ", secret="
                     + (secret == null ? "(none)" : "(redacted)") + ", secretFile=" + secretFile + ", tls=" + tls
                     + ", maxClockSkew=" + maxClockSkew + ", garbageGrace=" + garbageGrace + ", silentNodeWait="
-                    + silentNodeWait + ", replication=" + replication + "]";
+                    + silentNodeWait + ", replication=" + replication + ", raft=" + raft + "]";
         }
     }
+
+    /**
+     * The Raft mode ({@code hangar.cluster.replication=raft}).
+     *
+     * @param port the Raft (gRPC) port; 0 picks a free one. Other nodes ask for it over RPC, so nodes may differ
+     * @param bindAddress the address it listens on; absent for the RPC bind address
+     * @param reads how reads are made linearizable: {@code lease} (the leader answers under its lease, a follower
+     *     asks the leader's commit index), {@code read-index} (the leader confirms its leadership each time) or
+     *     {@code leader} (reads go to the leader, unchecked)
+     * @param expectedRtt the round trip time expected between nodes: election timeouts are 10–20 times it, at least
+     *     150 ms
+     */
+    public record ClusterRaft(
+            @DefaultValue("3902") int port,
+            @Nullable String bindAddress,
+            @DefaultValue("lease") String reads,
+            @DefaultValue("100ms") Duration expectedRtt) {}
 
     /**
      * TLS on the cluster's RPC port; every node then needs it. Connections are mutually authenticated

@@ -8,6 +8,7 @@ import dev.hangar.cluster.Cluster;
 import dev.hangar.cluster.ClusterNode;
 import dev.hangar.cluster.MaintenanceConfig;
 import dev.hangar.cluster.NodeConfig;
+import dev.hangar.cluster.RaftSettings;
 import dev.hangar.cluster.ReplicationMode;
 import dev.hangar.cluster.ReclaimConfig;
 import dev.hangar.cluster.membership.ClusterSettings;
@@ -40,7 +41,23 @@ class StorageConfiguration {
         HangarProperties.Cluster cluster = properties.cluster();
         return Cluster.node(new NodeConfig(
                 properties.dataDir().toAbsolutePath(), sync, storage.blockCache().toBytes(), storage.reclaimInterval(),
-                backend), maintenance(storage), clusterSettings(cluster), timing(cluster), reclaim(cluster));
+                backend), maintenance(storage), clusterSettings(cluster), timing(cluster), reclaim(cluster),
+                raft(cluster));
+    }
+
+    /** The Raft mode's settings when {@code hangar.cluster.replication=raft} on a cluster node; null otherwise. */
+    static @Nullable RaftSettings raft(HangarProperties.Cluster cluster) {
+        try {
+            if (!cluster.active() || ReplicationMode.ofCluster(cluster.replication()) != ReplicationMode.RAFT) {
+                return null;
+            }
+            HangarProperties.ClusterRaft raft = cluster.raft();
+            String bind = raft.bindAddress() == null || raft.bindAddress().isBlank() ? cluster.rpcBindAddress()
+                    : raft.bindAddress().trim();
+            return new RaftSettings(bind, raft.port(), RaftSettings.Reads.parse(raft.reads()), raft.expectedRtt());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("invalid hangar.cluster settings: " + e.getMessage(), e);
+        }
     }
 
     /** Gauges of the cluster's nodes and layout; binds nothing on a node without cluster settings. */
@@ -49,17 +66,19 @@ class StorageConfiguration {
         return new ClusterMetrics(node);
     }
 
+    /** The health of the consensus groups (the Raft mode), as {@code /actuator/health}'s {@code consensus}. */
+    @Bean
+    ConsensusHealth consensusHealthIndicator(ClusterNode node) {
+        return new ConsensusHealth(node);
+    }
+
     /** The control plane's settings, or null when {@code hangar.cluster.*} asks for none. */
     static @Nullable ClusterSettings clusterSettings(HangarProperties.Cluster cluster) {
         if (!cluster.active()) {
             return null;
         }
         try {
-            if (ReplicationMode.ofCluster(cluster.replication()) == ReplicationMode.RAFT) {
-                // Refused rather than run leaderless under a name that promises consensus.
-                throw new IllegalArgumentException("hangar.cluster.replication=raft: the Raft mode is not in this"
-                        + " release yet; use leaderless (the default)");
-            }
+            ReplicationMode.ofCluster(cluster.replication()); // refuses an unknown mode, naming the two
             String nodeId = cluster.nodeId() == null || cluster.nodeId().isBlank() ? null : cluster.nodeId().trim();
             List<InetSocketAddress> seeds =
                     cluster.seeds() == null ? List.of() : ClusterSettings.parseSeeds(cluster.seeds());

@@ -3,6 +3,7 @@ package dev.hangar.distribution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hangar.cluster.RaftSettings;
 import dev.hangar.cluster.membership.ClusterSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,15 +29,22 @@ class StorageConfigurationTest {
             HangarProperties.ClusterTls tls, String replication) {
         return new HangarProperties.Cluster(enabled, "n1", "default", 1, 0, "127.0.0.1", null, null, 3, "consistent", 0,
                 Duration.ofSeconds(1), false, secret, secretFile, tls, Duration.ofMinutes(1), Duration.ofMinutes(1),
-                Duration.ofHours(1), replication);
+                Duration.ofHours(1), replication, RAFT);
     }
 
+    private static final HangarProperties.ClusterRaft RAFT =
+            new HangarProperties.ClusterRaft(0, null, "read-index", Duration.ofMillis(50));
+
     @Test
-    void theReplicationModeIsLeaderlessUntilRaftExists() {
+    void theReplicationModeIsLeaderlessOrRaft() {
         assertThat(StorageConfiguration.clusterSettings(cluster(true, SECRET, null, NO_TLS, "Leaderless"))).isNotNull();
-        assertThatThrownBy(() -> StorageConfiguration.clusterSettings(cluster(true, SECRET, null, NO_TLS, "raft")))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("hangar.cluster.replication=raft");
+        assertThat(StorageConfiguration.raft(cluster(true, SECRET, null, NO_TLS, "Leaderless"))).isNull();
+        assertThat(StorageConfiguration.clusterSettings(cluster(true, SECRET, null, NO_TLS, "raft"))).isNotNull();
+        // The Raft server listens where the RPC does unless told otherwise.
+        assertThat(StorageConfiguration.raft(cluster(true, SECRET, null, NO_TLS, "raft"))).isEqualTo(
+                new RaftSettings("127.0.0.1", 0, RaftSettings.Reads.READ_INDEX, Duration.ofMillis(50)));
+        assertThat(StorageConfiguration.raft(cluster(false, SECRET, null, NO_TLS, "raft")))
+                .as("a single node has no Raft mode").isNull();
         assertThatThrownBy(() -> StorageConfiguration.clusterSettings(cluster(true, SECRET, null, NO_TLS, "paxos")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("must be leaderless or raft");

@@ -16,8 +16,11 @@ import java.util.Map;
  */
 final class SuiteCluster {
     static final String NODES_PROPERTY = "hangar.it.cluster-nodes";
+    /** {@code leaderless} (the default) or {@code raft}: the replication mode of the suite's cluster. */
+    static final String REPLICATION_PROPERTY = "hangar.it.cluster-replication";
 
     private static final int NODES = Integer.getInteger(NODES_PROPERTY, 1);
+    private static final String REPLICATION = System.getProperty(REPLICATION_PROPERTY, "leaderless");
     private static final List<DedicatedServer> PEERS = new ArrayList<>();
     private static String seed;
 
@@ -89,6 +92,8 @@ final class SuiteCluster {
         settings.put("hangar.cluster.bootstrap-expect", Integer.toString(NODES));
         settings.put("hangar.cluster.ping-interval", "200ms");
         settings.put("hangar.cluster.secret", ServerCluster.SECRET);
+        settings.put("hangar.cluster.replication", REPLICATION);
+        settings.put("hangar.cluster.raft.port", "0");
         return settings;
     }
 }

@@ -1,11 +1,10 @@
 package dev.hangar.cluster.raft;
 
 import dev.hangar.metadata.command.MetadataCommand;
-import dev.hangar.metadata.command.OutcomeCodec;
+import dev.hangar.metadata.query.QueryCodec;
 import dev.hangar.metadata.rocksdb.RocksDbConfig;
 import dev.hangar.metadata.rocksdb.RocksDbMetadataStore;
 import dev.hangar.metadata.state.LogPosition;
-import dev.hangar.metadata.state.Outcome;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -32,21 +31,16 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Queries: an empty message is a barrier, which Ratis answers only once this member has applied everything
  * committed before the read began (lease, ReadIndex or leader, as configured); the member then reads its own
- * store directly. Nodes that are not members send encoded reads ({@link RemoteReads}).
+ * store directly. Nodes that are not members send encoded reads ({@link QueryCodec}), answered on the leader.
  */
 final class CommandStateMachine extends BaseStateMachine {
     private final Function<Path, RocksDbConfig> storeConfig;
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
-    private final RemoteReads reads;
     private volatile @Nullable RocksDbMetadataStore store;
 
-    /**
-     * @param storeConfig the configuration of this member's store, given its folder
-     * @param reads how encoded reads from non-members are answered
-     */
-    CommandStateMachine(Function<Path, RocksDbConfig> storeConfig, RemoteReads reads) {
+    /** @param storeConfig the configuration of this member's store, given its folder */
+    CommandStateMachine(Function<Path, RocksDbConfig> storeConfig) {
         this.storeConfig = storeConfig;
-        this.reads = reads;
     }
 
     @Override
@@ -94,9 +88,16 @@ final class CommandStateMachine extends BaseStateMachine {
         }
     }
 
+    // A command the store refuses as invalid (a key with U+0000, say) is refused alike on every member: the entry
+    // counts as applied and the coordinator gets the refusal back. Any other failure stops this member.
     private <R> byte[] apply(MetadataCommand<R> command, long stamp, LogPosition position) {
-        Outcome<R> outcome = store().applyEntry(command, stamp, position);
-        return OutcomeCodec.encode(command, outcome);
+        RocksDbMetadataStore current = store();
+        try {
+            return CommandReply.outcome(command, current.applyEntry(command, stamp, position));
+        } catch (IllegalArgumentException invalid) {
+            current.skipEntry(position);
+            return CommandReply.invalid(invalid.getMessage());
+        }
     }
 
     @Override
@@ -107,7 +108,7 @@ final class CommandStateMachine extends BaseStateMachine {
         }
         try {
             return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(
-                    reads.answer(content.toByteArray(), store()))));
+                    QueryCodec.answer(content.toByteArray(), store()))));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -16,6 +16,7 @@ import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
 import dev.hangar.metadata.command.MetadataCommand;
+import dev.hangar.metadata.query.ReadQuery;
 import dev.hangar.metadata.state.Outcome;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -52,14 +53,14 @@ final class RaftMetadata implements MetadataStore {
     @Override
     public Optional<BucketRecord> getBucket(String name) {
         check();
-        return replication.read("getBucket", name, store -> store.getBucket(name));
+        return replication.read(new ReadQuery.GetBucket(name), name);
     }
 
     @Override
     public List<BucketRecord> listBuckets() {
         check();
         List<BucketRecord> buckets = new ArrayList<>();
-        replication.readAll("listBuckets", MetadataStore::listBuckets).forEach(buckets::addAll);
+        replication.readAll(new ReadQuery.ListBuckets()).forEach(buckets::addAll);
         buckets.sort(Comparator.comparing(BucketRecord::name));
         return buckets;
     }
@@ -67,38 +68,38 @@ final class RaftMetadata implements MetadataStore {
     @Override
     public Optional<ObjectVersion> getObject(String bucket, String key) {
         check();
-        return replication.read("getObject", bucket, store -> store.getObject(bucket, key));
+        return replication.read(new ReadQuery.GetObject(bucket, key), bucket);
     }
 
     @Override
     public Optional<ObjectVersion> getVersion(String bucket, String key, String versionId) {
         check();
-        return replication.read("getVersion", bucket, store -> store.getVersion(bucket, key, versionId));
+        return replication.read(new ReadQuery.GetVersion(bucket, key, versionId), bucket);
     }
 
     @Override
     public ObjectListing listObjects(String bucket, ListQuery query) {
         check();
-        return replication.read("listObjects", bucket, store -> store.listObjects(bucket, query));
+        return replication.read(new ReadQuery.ListObjects(bucket, query), bucket);
     }
 
     @Override
     public VersionListing listVersions(String bucket, VersionQuery query) {
         check();
-        return replication.read("listVersions", bucket, store -> store.listVersions(bucket, query));
+        return replication.read(new ReadQuery.ListVersions(bucket, query), bucket);
     }
 
     @Override
     public Optional<MultipartUpload> getUpload(String bucket, String key, String uploadId) {
         check();
-        return replication.read("getUpload", bucket, store -> store.getUpload(bucket, key, uploadId));
+        return replication.read(new ReadQuery.GetUpload(bucket, key, uploadId), bucket);
     }
 
     // Parts are named by upload id alone; upload ids are unique, so at most one group has any.
     @Override
     public Optional<Part> getPart(String uploadId, int partNumber) {
         check();
-        return replication.readAll("getPart", store -> store.getPart(uploadId, partNumber)).stream()
+        return replication.readAll(new ReadQuery.GetPart(uploadId, partNumber)).stream()
                 .flatMap(Optional::stream).findFirst();
     }
 
@@ -106,7 +107,7 @@ final class RaftMetadata implements MetadataStore {
     public PartListing listParts(String uploadId, int afterPartNumber, int maxParts) {
         check();
         List<PartListing> listings =
-                replication.readAll("listParts", store -> store.listParts(uploadId, afterPartNumber, maxParts));
+                replication.readAll(new ReadQuery.ListParts(uploadId, afterPartNumber, maxParts));
         return listings.stream().filter(listing -> !listing.parts().isEmpty()).findFirst()
                 .orElse(listings.isEmpty() ? new PartListing(List.of(), false, 0) : listings.getFirst());
     }
@@ -115,26 +116,26 @@ final class RaftMetadata implements MetadataStore {
     public UploadListing listUploads(String bucket, String prefix, @Nullable String delimiter,
             @Nullable String keyMarker, @Nullable String uploadIdMarker, int maxUploads) {
         check();
-        return replication.read("listUploads", bucket,
-                store -> store.listUploads(bucket, prefix, delimiter, keyMarker, uploadIdMarker, maxUploads));
+        return replication.read(
+                new ReadQuery.ListUploads(bucket, prefix, delimiter, keyMarker, uploadIdMarker, maxUploads), bucket);
     }
 
     @Override
     public Optional<byte[]> getBucketConfig(String bucket, String kind) {
         check();
-        return replication.read("getBucketConfig", bucket, store -> store.getBucketConfig(bucket, kind));
+        return replication.read(new ReadQuery.GetBucketConfig(bucket, kind), bucket);
     }
 
     @Override
     public Optional<AccessKey> getAccessKey(String accessKeyId) {
         check();
-        return replication.read("getAccessKey", GroupPlan.ACCESS_KEYS, store -> store.getAccessKey(accessKeyId));
+        return replication.read(new ReadQuery.GetAccessKey(accessKeyId), GroupPlan.ACCESS_KEYS);
     }
 
     @Override
     public List<AccessKey> listAccessKeys() {
         check();
-        return replication.read("listAccessKeys", GroupPlan.ACCESS_KEYS, MetadataStore::listAccessKeys);
+        return replication.read(new ReadQuery.ListAccessKeys(), GroupPlan.ACCESS_KEYS);
     }
 
     // The node's bookkeeping, over its own replicas
@@ -161,13 +162,13 @@ final class RaftMetadata implements MetadataStore {
     @Override
     public void queueGarbage(Collection<BlockId> ids) {
         check();
-        List<MetadataStore> stores = replication.localStores();
-        if (stores.isEmpty()) {
+        Optional<MetadataStore> own = replication.ownStore();
+        if (own.isEmpty()) {
             LOG.warning(() -> "a node without metadata replicas cannot queue " + ids.size()
                     + " unreachable blocks; they stay until a scrub of their nodes finds them");
             return;
         }
-        stores.getFirst().queueGarbage(ids);
+        own.get().queueGarbage(ids);
     }
 
     @Override

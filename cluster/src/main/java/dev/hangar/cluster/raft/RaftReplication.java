@@ -1,6 +1,7 @@
 package dev.hangar.cluster.raft;
 
 import dev.hangar.cluster.Applied;
+import dev.hangar.cluster.ConsensusGroup;
 import dev.hangar.cluster.RaftSettings;
 import dev.hangar.cluster.Replication;
 import dev.hangar.cluster.ReplicationMode;
@@ -15,6 +16,8 @@ import dev.hangar.metadata.MetadataStore;
 import dev.hangar.metadata.MetadataUnavailableException;
 import dev.hangar.metadata.command.MetadataCommand;
 import dev.hangar.metadata.command.OutcomeCodec;
+import dev.hangar.metadata.query.QueryCodec;
+import dev.hangar.metadata.query.ReadQuery;
 import dev.hangar.metadata.rocksdb.RocksDbConfig;
 import dev.hangar.metadata.state.Outcome;
 import java.io.IOException;
@@ -44,6 +47,8 @@ import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.RaftException;
 import org.apache.ratis.protocol.exceptions.ReadIndexException;
 import org.apache.ratis.protocol.exceptions.ServerNotReadyException;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
@@ -65,6 +70,9 @@ public final class RaftReplication implements Replication {
     static final Duration DEADLINE = Duration.ofSeconds(30);
     /** How long a member waits for its own division of a group to be added after the groups form. */
     private static final Duration DIVISION_WAIT = Duration.ofSeconds(10);
+    /** Forwarded reads wait for their answer on virtual threads, so that several groups are read at once. */
+    private static final java.util.concurrent.Executor FORWARDS = java.util.concurrent.Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("hangar-raft-read-", 0).factory());
     /** How long to wait before asking a group without a leader again. */
     private static final Duration RETRY_PAUSE = Duration.ofMillis(50);
 
@@ -94,9 +102,10 @@ public final class RaftReplication implements Replication {
     public static RaftReplication start(NodeId self, RaftSettings settings, Path folder, boolean syncedLog,
             Function<Path, RocksDbConfig> storeConfig, ClusterSecret secret, RpcServer server, RpcClient client,
             Function<NodeId, InetSocketAddress> rpcAddresses) {
-        Parameters parameters = new Parameters();
+        // Mutual TLS with certificates bound to the cluster secret: no peer without it can join, append or vote.
+        Parameters parameters = RaftTls.create(secret).applyTo(new Parameters());
         RaftHost host = RaftHost.start(self, settings, folder, syncedLog, parameters,
-                () -> new CommandStateMachine(storeConfig, RemoteReads.NONE));
+                () -> new CommandStateMachine(storeConfig));
         try {
             RaftAddresses addresses = new RaftAddresses(client, rpcAddresses);
             RaftAddresses.serve(server, () -> host.address().getPort());
@@ -125,7 +134,7 @@ public final class RaftReplication implements Replication {
             GroupPlan.Group group = groupOf(Routes.of(command));
             Message message = Message.valueOf(ByteString.copyFrom(new LogEntry(nextStamp(), command).encode()));
             RaftClientReply reply = write(group, message, rounds);
-            Outcome<R> outcome = OutcomeCodec.decode(command, reply.getMessage().getContent().toByteArray());
+            Outcome<R> outcome = CommandReply.decode(command, reply.getMessage().getContent().toByteArray());
             return new Applied<>(outcome, true, rounds[0]);
         } finally {
             RoundTrips.current().addMetadata(rounds[0]);
@@ -141,13 +150,17 @@ public final class RaftReplication implements Replication {
         Optional<RaftServer.Division> division = host.division(group.id());
         if (division.isPresent() && division.get().getInfo().isLeader()) {
             rounds[0] = 1;
-            RaftClientReply reply = await(host.submitLocally(group.id(), message,
-                    RaftClientRequest.writeRequestType()), deadline, group);
-            if (reply.isSuccess()) {
-                return reply;
-            }
-            if (!notAppended(reply.getException())) {
+            try {
+                RaftClientReply reply = await(host.submitLocally(group.id(), message,
+                        RaftClientRequest.writeRequestType()), deadline, group);
+                if (reply.isSuccess()) {
+                    return reply;
+                }
                 throw failed(group, reply.getException());
+            } catch (MetadataUnavailableException e) {
+                if (!neverAppended(rootRaftFailure(e))) {
+                    throw e;
+                }
             }
         }
         rounds[0] = 2;
@@ -203,66 +216,88 @@ public final class RaftReplication implements Replication {
     }
 
     /**
-     * Runs {@code read} on this node's replica of the group of {@code route} once a barrier says it holds every
-     * command committed before the read began.
+     * Answers {@code query} from the group of {@code route}, linearizably: on a member, from its own replica once a
+     * barrier says it holds every command committed before the read began; elsewhere (and on a follower in the
+     * {@code leader} read mode), from the leader, to which the encoded query is forwarded.
      */
-    <T> T read(String kind, String route, Function<MetadataStore, T> read) {
+    <T> T read(ReadQuery<T> query, String route) {
         int rounds = 0;
         try {
-            Barrier barrier = barrier(groupOf(route));
-            MetadataStore store = barrier.await();
-            rounds = barrier.rounds();
-            return read.apply(store);
+            GroupRead<T> read = startRead(query, groupOf(route));
+            T result = read.await();
+            rounds = read.rounds();
+            return result;
         } finally {
             RoundTrips.current().addMetadata(rounds);
-            stats.recordRead(kind, rounds);
+            stats.recordRead(kind(query), rounds);
         }
     }
 
     /**
-     * Runs {@code read} on this node's replica of every group, each after its barrier (the barriers run at once:
-     * the read costs the rounds of the slowest), and returns the results in group order.
+     * Answers {@code query} from every group at once (the read costs the rounds of the slowest), for reads that name
+     * no bucket; the answers come in group order.
      */
-    <T> List<T> readAll(String kind, Function<MetadataStore, T> read) {
+    <T> List<T> readAll(ReadQuery<T> query) {
         int rounds = 0;
         try {
-            List<Barrier> barriers = new ArrayList<>();
+            List<GroupRead<T>> reads = new ArrayList<>();
             for (GroupPlan.Group group : requirePlan().groups()) {
                 if (group.hasMember(host.self())) {
                     awaitDivision(group);
                 }
-                barriers.add(barrier(group));
+                reads.add(startRead(query, group));
             }
             List<T> results = new ArrayList<>();
-            for (Barrier barrier : barriers) {
-                MetadataStore store = barrier.await();
-                rounds = Math.max(rounds, barrier.rounds());
-                results.add(read.apply(store));
+            for (GroupRead<T> read : reads) {
+                results.add(read.await());
+                rounds = Math.max(rounds, read.rounds());
             }
             return results;
         } finally {
             RoundTrips.current().addMetadata(rounds);
-            stats.recordRead(kind, rounds);
+            stats.recordRead(kind(query), rounds);
         }
     }
 
+    /** The read kind the stats count: the query's method name ({@code getObject}, {@code listObjects}, ...). */
+    private static String kind(ReadQuery<?> query) {
+        String name = query.getClass().getSimpleName();
+        return Character.toLowerCase(name.charAt(0)) + name.substring(1);
+    }
+
+    private <T> GroupRead<T> startRead(ReadQuery<T> query, GroupPlan.Group group) {
+        Optional<CommandStateMachine> machine = host.stateMachine(group.id());
+        boolean leader = host.division(group.id()).map(division -> division.getInfo().isLeader()).orElse(false);
+        if (machine.isPresent() && (leader || settings.reads() != RaftSettings.Reads.LEADER)) {
+            return new LocalRead<>(query, group, machine.get());
+        }
+        return new ForwardedRead<>(query, group);
+    }
+
+    /** A read of one group under way. */
+    private sealed interface GroupRead<T> permits LocalRead, ForwardedRead {
+        T await();
+
+        /** The rounds it cost, once {@link #await} returned. */
+        int rounds();
+    }
+
     /**
-     * A read barrier on this node's division of a group, under way. A barrier that fails because the group has no
+     * A read of this node's replica behind a barrier on its division. A barrier that fails because the group has no
      * leader at the moment (an election, or none held yet) is tried again until the deadline.
      */
-    private final class Barrier {
+    private final class LocalRead<T> implements GroupRead<T> {
+        private final ReadQuery<T> query;
         private final GroupPlan.Group group;
         private final CommandStateMachine machine;
-        private final long deadline;
+        private final long deadline = System.nanoTime() + DEADLINE.toNanos();
         private CompletableFuture<RaftClientReply> reply;
         private int rounds;
 
-        Barrier(GroupPlan.Group group) {
+        LocalRead(ReadQuery<T> query, GroupPlan.Group group, CommandStateMachine machine) {
+            this.query = query;
             this.group = group;
-            this.deadline = System.nanoTime() + DEADLINE.toNanos();
-            this.machine = host.stateMachine(group.id()).orElseThrow(() -> new MetadataUnavailableException(
-                    "this node is not a member of Raft group " + group.id() + " and reads through other nodes are"
-                            + " not supported yet"));
+            this.machine = machine;
             send();
         }
 
@@ -272,18 +307,24 @@ public final class RaftReplication implements Replication {
             reply = host.submitLocally(group.id(), Message.EMPTY, RaftClientRequest.readRequestType());
         }
 
-        int rounds() {
+        @Override
+        public int rounds() {
             return rounds;
         }
 
-        MetadataStore await() {
+        @Override
+        public T await() {
             while (true) {
-                RaftClientReply answer = RaftReplication.await(reply, deadline, group);
-                if (answer.isSuccess()) {
-                    return machine.store();
-                }
-                if (!leaderless(answer.getException()) || System.nanoTime() > deadline) {
+                try {
+                    RaftClientReply answer = RaftReplication.await(reply, deadline, group);
+                    if (answer.isSuccess()) {
+                        return query.runOn(machine.store());
+                    }
                     throw failed(group, answer.getException());
+                } catch (MetadataUnavailableException e) {
+                    if (!leaderless(rootRaftFailure(e)) || System.nanoTime() > deadline) {
+                        throw e;
+                    }
                 }
                 pause(group);
                 send();
@@ -291,12 +332,40 @@ public final class RaftReplication implements Replication {
         }
     }
 
-    private Barrier barrier(GroupPlan.Group group) {
-        return new Barrier(group);
+    /** A read sent, encoded, to the group's leader from a node outside the group (or a follower in leader mode). */
+    private final class ForwardedRead<T> implements GroupRead<T> {
+        private final ReadQuery<T> query;
+        private final CompletableFuture<T> answer;
+
+        ForwardedRead(ReadQuery<T> query, GroupPlan.Group group) {
+            this.query = query;
+            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            Message message = Message.valueOf(ByteString.copyFrom(QueryCodec.encode(query)));
+            this.answer = CompletableFuture.supplyAsync(() -> QueryCodec.decodeResult(query,
+                    forward(group, message, deadline, true).getMessage().getContent().toByteArray()), FORWARDS);
+        }
+
+        @Override
+        public T await() {
+            try {
+                return answer.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException cause) {
+                    throw cause;
+                }
+                throw e;
+            }
+        }
+
+        // One round to the leader; with read-index, the leader's own round to confirm it leads.
+        @Override
+        public int rounds() {
+            return settings.reads() == RaftSettings.Reads.READ_INDEX ? 2 : 1;
+        }
     }
 
     /** A failure that only says the group has no (known, ready) leader right now. */
-    private static boolean leaderless(RaftException failure) {
+    private static boolean leaderless(Throwable failure) {
         return failure instanceof ReadIndexException || failure instanceof ServerNotReadyException
                 || (failure instanceof NotLeaderException notLeader && notLeader.getSuggestedLeader() == null);
     }
@@ -328,7 +397,7 @@ public final class RaftReplication implements Replication {
 
     private void awaitDivision(GroupPlan.Group group) {
         long deadline = System.nanoTime() + DIVISION_WAIT.toNanos();
-        while (!host.hasGroup(group.id())) {
+        while (host.stateMachine(group.id()).flatMap(CommandStateMachine::openStore).isEmpty()) {
             if (System.nanoTime() > deadline) {
                 throw new MetadataUnavailableException("this node has not joined its Raft group " + group.id()
                         + " yet: a member's Raft address may be unknown");
@@ -358,9 +427,6 @@ public final class RaftReplication implements Replication {
         }
     }
 
-    private static boolean notAppended(RaftException failure) {
-        return failure instanceof NotLeaderException || failure instanceof ServerNotReadyException;
-    }
 
     private static MetadataUnavailableException failed(GroupPlan.Group group, Throwable failure) {
         return new MetadataUnavailableException("Raft group " + group.id() + " (members " + group.members()
@@ -373,6 +439,24 @@ public final class RaftReplication implements Replication {
         Instant now = Instant.now();
         long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
         return lastStamp.accumulateAndGet(micros, (last, clock) -> Math.max(last + 1, clock));
+    }
+
+    /**
+     * The replica where this node queues the blocks of its own failed writes: that of the first group it is a member
+     * of (waiting for it to open, right after start); empty on a node that is a member of none (a gateway).
+     */
+    Optional<MetadataStore> ownStore() {
+        GroupPlan plan = keeper.plan();
+        if (plan == null) {
+            return Optional.empty();
+        }
+        for (GroupPlan.Group group : plan.groups()) {
+            if (group.hasMember(host.self())) {
+                awaitDivision(group);
+                return host.stateMachine(group.id()).flatMap(CommandStateMachine::openStore).map(MetadataStore.class::cast);
+            }
+        }
+        return Optional.empty();
     }
 
     /** This node's replicas of the groups it is a member of, for its own bookkeeping (garbage, statistics). */
@@ -400,6 +484,30 @@ public final class RaftReplication implements Replication {
     @Override
     public ReplicationStats stats() {
         return stats;
+    }
+
+    @Override
+    public List<ConsensusGroup> groups() {
+        GroupPlan plan = keeper.plan();
+        if (plan == null) {
+            return List.of();
+        }
+        List<ConsensusGroup> groups = new ArrayList<>();
+        for (GroupPlan.Group group : plan.groups()) {
+            List<String> members = group.members().stream().map(NodeId::value).toList();
+            Optional<RaftServer.Division> division = host.division(group.id());
+            if (division.isEmpty()) {
+                groups.add(new ConsensusGroup(group.id().toString(), members, false, "none", null, -1, -1, -1));
+                continue;
+            }
+            DivisionInfo info = division.get().getInfo();
+            RaftPeerId leader = info.getLeaderId();
+            groups.add(new ConsensusGroup(group.id().toString(), members, true,
+                    info.getCurrentRole().name().toLowerCase(java.util.Locale.ROOT),
+                    leader == null ? null : leader.toString(), info.getCurrentTerm(),
+                    division.get().getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex()));
+        }
+        return groups;
     }
 
     @Override
