@@ -61,9 +61,10 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  *
  * <p>Rounds, counted as the other modes count them (sequential inter-node waits of one request): a command through
  * the leader of its group is one (the append that commits it), through a follower or a node outside the group two
- * (the forward to the leader, then that append). A read on a member is linearizable by the configured {@link
- * RaftSettings.Reads}: no round on the leader under a lease, one to confirm leadership or to learn the commit index
- * otherwise; a read from outside the group is forwarded to a member.
+ * (the forward to the leader, then that append). Reads are linearizable as the configured {@link RaftSettings.Reads}
+ * says: on the leader, no round under its lease (one heartbeat round in read-index mode); elsewhere one round, a
+ * forward to the leader (lease and leader modes, and nodes outside the group) or a ReadIndex from the leader
+ * (read-index mode on a follower; two rounds from outside the group).
  */
 public final class RaftReplication implements Replication {
     /** How long a command or read may wait for its group (an election, a forward and its retries) before 503. */
@@ -265,10 +266,16 @@ public final class RaftReplication implements Replication {
         return Character.toLowerCase(name.charAt(0)) + name.substring(1);
     }
 
+    // Where a read is answered. The leader answers from its own replica (under its lease, or after a heartbeat round
+    // in read-index mode). A follower in read-index mode asks the leader for its commit index and answers once it
+    // has applied that far: the leader's confirming heartbeat also tells it the commit index. A follower in lease
+    // mode forwards the read instead: the leader answers at once under its lease, whereas a local ReadIndex would
+    // wait for the next heartbeat (half an election timeout) to learn the index it must apply up to. In leader
+    // mode, and on a node outside the group, the read goes to the leader too.
     private <T> GroupRead<T> startRead(ReadQuery<T> query, GroupPlan.Group group) {
         Optional<CommandStateMachine> machine = host.stateMachine(group.id());
         boolean leader = host.division(group.id()).map(division -> division.getInfo().isLeader()).orElse(false);
-        if (machine.isPresent() && (leader || settings.reads() != RaftSettings.Reads.LEADER)) {
+        if (machine.isPresent() && (leader || settings.reads() == RaftSettings.Reads.READ_INDEX)) {
             return new LocalRead<>(query, group, machine.get());
         }
         return new ForwardedRead<>(query, group);
@@ -332,7 +339,7 @@ public final class RaftReplication implements Replication {
         }
     }
 
-    /** A read sent, encoded, to the group's leader from a node outside the group (or a follower in leader mode). */
+    /** A read sent, encoded, to the group's leader (from a follower, or from a node outside the group). */
     private final class ForwardedRead<T> implements GroupRead<T> {
         private final ReadQuery<T> query;
         private final CompletableFuture<T> answer;
