@@ -223,13 +223,16 @@ final class ClusteredNode implements ClusterNode {
                     || (before != null && before.state() == PeerStatus.State.UP)) {
                 return;
             }
-            antiEntropy.syncWith(after.id()).whenComplete((stats, failure) -> {
-                if (failure != null) {
-                    LOG.log(Level.FINE, "anti-entropy with " + after.id() + " failed; the periodic run retries", failure);
-                } else {
-                    LOG.fine(() -> "anti-entropy with returning node " + after.id() + ": " + stats);
-                }
-            });
+            if (leaderlessMetadata()) {
+                antiEntropy.syncWith(after.id()).whenComplete((stats, failure) -> {
+                    if (failure != null) {
+                        LOG.log(Level.FINE, "anti-entropy with " + after.id() + " failed; the periodic run retries",
+                                failure);
+                    } else {
+                        LOG.fine(() -> "anti-entropy with returning node " + after.id() + ": " + stats);
+                    }
+                });
+            }
             Thread.ofVirtual().start(blocks.resyncQueue()::runOnce);
         });
         if (replication instanceof RaftReplication raft) {
@@ -244,9 +247,16 @@ final class ClusteredNode implements ClusterNode {
             }
             Thread.ofVirtual().name("hangar-rebalance").start(() -> rebalance(before, next));
         });
-        antiEntropy.start(ANTI_ENTROPY_INTERVAL);
-        tombstonePurge.scheduleWithFixedDelay(this::purgeTombstones, TOMBSTONE_PURGE_INTERVAL.toMinutes(),
-                TOMBSTONE_PURGE_INTERVAL.toMinutes(), TimeUnit.MINUTES);
+        // The Raft mode's metadata catches up through its logs; the leaderless table stays empty there.
+        if (leaderlessMetadata()) {
+            antiEntropy.start(ANTI_ENTROPY_INTERVAL);
+            tombstonePurge.scheduleWithFixedDelay(this::purgeTombstones, TOMBSTONE_PURGE_INTERVAL.toMinutes(),
+                    TOMBSTONE_PURGE_INTERVAL.toMinutes(), TimeUnit.MINUTES);
+        }
+    }
+
+    private boolean leaderlessMetadata() {
+        return metadata != null;
     }
 
     // Tombstones older than the GC delay have reached every replica that was up since (anti-entropy
@@ -264,7 +274,9 @@ final class ClusteredNode implements ClusterNode {
         try {
             int queued = blocks.resyncQueue().rebalance(before, next);
             LOG.info(() -> "layout v" + next.version() + ": " + queued + " block copies queued for their new owners");
-            antiEntropy.runOnce().join();
+            if (leaderlessMetadata()) {
+                antiEntropy.runOnce().join();
+            }
             blocks.resyncQueue().runOnce();
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "moving data to the owners of layout v" + next.version()

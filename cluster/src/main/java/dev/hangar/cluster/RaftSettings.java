@@ -14,11 +14,18 @@ import java.util.Objects;
  * @param expectedRtt the round trip time expected between nodes: election timeouts are 10 to 20 times it (as
  *     etcd's tuning guide advises), never below 150 ms, so a WAN cluster does not hold elections on every slow
  *     heartbeat. The default, 100 ms, gives 1–2 s: safe on a loaded machine, and the time a failover takes
+ * @param snapshotEntries how many log entries a group's member applies between two snapshots of its state (a
+ *     RocksDB checkpoint), after which the log before the snapshot may be purged; a member too far behind for
+ *     the leader's log is sent the snapshot
+ * @param logSegmentBytes the size of a Raft log segment file; only whole segments before a snapshot are purged
  */
-public record RaftSettings(String bindAddress, int port, Reads reads, Duration expectedRtt) {
+public record RaftSettings(String bindAddress, int port, Reads reads, Duration expectedRtt, long snapshotEntries,
+        long logSegmentBytes) {
     public static final int DEFAULT_PORT = 3902;
     private static final Duration MIN_ELECTION_TIMEOUT = Duration.ofMillis(150);
     public static final Duration DEFAULT_EXPECTED_RTT = Duration.ofMillis(100);
+    public static final long DEFAULT_SNAPSHOT_ENTRIES = 10_000;
+    public static final long DEFAULT_LOG_SEGMENT_BYTES = 8L << 20;
 
     public RaftSettings {
         if (bindAddress == null || bindAddress.isBlank()) {
@@ -31,6 +38,17 @@ public record RaftSettings(String bindAddress, int port, Reads reads, Duration e
         if (expectedRtt.isNegative() || expectedRtt.isZero()) {
             throw new IllegalArgumentException("the expected round trip time must be positive: " + expectedRtt);
         }
+        if (snapshotEntries < 1) {
+            throw new IllegalArgumentException("snapshot entries must be positive: " + snapshotEntries);
+        }
+        if (logSegmentBytes < 64 * 1024) {
+            throw new IllegalArgumentException("a Raft log segment must be at least 64 KiB: " + logSegmentBytes);
+        }
+    }
+
+    /** Settings with the default snapshot interval and log segment size. */
+    public RaftSettings(String bindAddress, int port, Reads reads, Duration expectedRtt) {
+        this(bindAddress, port, reads, expectedRtt, DEFAULT_SNAPSHOT_ENTRIES, DEFAULT_LOG_SEGMENT_BYTES);
     }
 
     /** All interfaces, the default port, lease reads, 100 ms expected round trips. */

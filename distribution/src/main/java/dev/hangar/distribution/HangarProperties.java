@@ -307,12 +307,17 @@ public record HangarProperties(
      *     {@code leader} (reads go to the leader, unchecked)
      * @param expectedRtt the round trip time expected between nodes: election timeouts are 10–20 times it, at least
      *     150 ms
+     * @param snapshotEntries log entries a group member applies between two snapshots of its state; the log before
+     *     a snapshot is then purged, and a member too far behind is sent the snapshot
+     * @param logSegmentSize the size of a Raft log segment file (whole segments are purged)
      */
     public record ClusterRaft(
             @DefaultValue("3902") int port,
             @Nullable String bindAddress,
             @DefaultValue("lease") String reads,
-            @DefaultValue("100ms") Duration expectedRtt) {}
+            @DefaultValue("100ms") Duration expectedRtt,
+            @DefaultValue("10000") long snapshotEntries,
+            @DefaultValue("8MB") DataSize logSegmentSize) {}
 
     /**
      * TLS on the cluster's RPC port; every node then needs it. Connections are mutually authenticated

@@ -54,7 +54,8 @@ class StorageConfiguration {
             HangarProperties.ClusterRaft raft = cluster.raft();
             String bind = raft.bindAddress() == null || raft.bindAddress().isBlank() ? cluster.rpcBindAddress()
                     : raft.bindAddress().trim();
-            return new RaftSettings(bind, raft.port(), RaftSettings.Reads.parse(raft.reads()), raft.expectedRtt());
+            return new RaftSettings(bind, raft.port(), RaftSettings.Reads.parse(raft.reads()), raft.expectedRtt(),
+                    raft.snapshotEntries(), raft.logSegmentSize().toBytes());
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("invalid hangar.cluster settings: " + e.getMessage(), e);
         }

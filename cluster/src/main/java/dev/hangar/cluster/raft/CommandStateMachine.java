@@ -6,7 +6,10 @@ import dev.hangar.metadata.rocksdb.RocksDbConfig;
 import dev.hangar.metadata.rocksdb.RocksDbMetadataStore;
 import dev.hangar.metadata.state.LogPosition;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -18,7 +21,8 @@ import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
-import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.jspecify.annotations.Nullable;
 
@@ -35,7 +39,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class CommandStateMachine extends BaseStateMachine {
     private final Function<Path, RocksDbConfig> storeConfig;
-    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private final CheckpointStorage storage = new CheckpointStorage();
+    private @Nullable Path folder;
     private volatile @Nullable RocksDbMetadataStore store;
 
     /** @param storeConfig the configuration of this member's store, given its folder */
@@ -47,16 +52,107 @@ final class CommandStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         storage.init(raftStorage);
-        Path folder = raftStorage.getStorageDir().getStateMachineDir().toPath().resolve("db");
-        RocksDbMetadataStore opened = RocksDbMetadataStore.open(storeConfig.apply(folder));
-        opened.appliedPosition().ifPresent(position -> setLastAppliedTermIndex(
-                TermIndex.valueOf(position.term(), position.index())));
+        folder = raftStorage.getStorageDir().getStateMachineDir().toPath().resolve("db");
+        // NEW -> STARTING -> RUNNING: a snapshot installation later pauses it (RUNNING -> PAUSED) and resumes it.
+        getLifeCycle().startAndTransition(this::open, IOException.class);
+    }
+
+    /**
+     * Opens this member's store; first rebuilds it from the newest snapshot if it has none, or one older than the
+     * snapshot (a snapshot installed from the leader). Resumes after the later of the store's last applied entry
+     * and the snapshot's: entries between the two changed no metadata.
+     */
+    private void open() throws IOException {
+        Path db = Objects.requireNonNull(folder, "folder");
+        Optional<CheckpointStorage.Checkpoint> snapshot = storage.latest();
+        RocksDbMetadataStore opened = Files.exists(db) ? RocksDbMetadataStore.open(storeConfig.apply(db)) : null;
+        long applied = opened == null ? -1 : opened.appliedPosition().map(LogPosition::index).orElse(-1L);
+        if (snapshot.isPresent() && applied < snapshot.get().last().getIndex()) {
+            if (opened != null) {
+                opened.close();
+            }
+            restore(snapshot.get().folder(), db);
+            opened = RocksDbMetadataStore.open(storeConfig.apply(db));
+        } else if (opened == null) {
+            opened = RocksDbMetadataStore.open(storeConfig.apply(db));
+        }
+        TermIndex last = opened.appliedPosition().map(position -> TermIndex.valueOf(position.term(), position.index()))
+                .orElse(null);
+        if (snapshot.isPresent() && (last == null || last.compareTo(snapshot.get().last()) < 0)) {
+            last = snapshot.get().last();
+        }
+        if (last != null) {
+            setLastAppliedTermIndex(last);
+        }
         store = opened;
     }
 
+    // Copies the checkpoint beside the store, then swaps it in: a crash in between leaves either no store (rebuilt
+    // again at the next start) or the copy, never half of one in place.
+    private static void restore(Path checkpoint, Path db) throws IOException {
+        Path copy = db.resolveSibling("db-restoring");
+        CheckpointStorage.deleteTree(copy);
+        Files.createDirectories(copy);
+        try (var files = Files.list(checkpoint)) {
+            for (Path file : files.toList()) {
+                // Ratis leaves a digest file beside each file it received; RocksDB needs none of them.
+                if (!file.getFileName().toString().endsWith(".md5")) {
+                    Files.copy(file, copy.resolve(file.getFileName()));
+                }
+            }
+        }
+        CheckpointStorage.deleteTree(db);
+        Files.move(copy, db, StandardCopyOption.ATOMIC_MOVE);
+    }
+
     @Override
-    public SimpleStateMachineStorage getStateMachineStorage() {
+    public CheckpointStorage getStateMachineStorage() {
         return storage;
+    }
+
+    /**
+     * Writes a snapshot of the state after the last applied entry: a checkpoint of the store, into a temporary
+     * folder renamed when complete. Ratis calls it between two applications, every so many entries, and purges
+     * the log up to it.
+     */
+    @Override
+    public long takeSnapshot() throws IOException {
+        TermIndex last = getLastAppliedTermIndex();
+        RocksDbMetadataStore current = store;
+        if (last == null || last.getIndex() <= 0 || current == null) {
+            return RaftLog.INVALID_LOG_INDEX;
+        }
+        Path target = storage.folderFor(last);
+        if (!Files.exists(target)) {
+            Path partial = target.resolveSibling(target.getFileName() + ".partial");
+            CheckpointStorage.deleteTree(partial);
+            current.checkpoint(partial);
+            Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
+        }
+        storage.keepOnly(target);
+        return last.getIndex();
+    }
+
+    /** Before Ratis puts a snapshot from the leader in place: no entry is applied until {@link #reinitialize}. */
+    @Override
+    public synchronized void pause() {
+        getLifeCycle().transition(LifeCycle.State.PAUSING);
+        getLifeCycle().transition(LifeCycle.State.PAUSED);
+    }
+
+    /** After Ratis installed a snapshot from the leader: the store is rebuilt from it, and applying resumes. */
+    @Override
+    public synchronized void reinitialize() throws IOException {
+        RocksDbMetadataStore current = store;
+        store = null;
+        if (current != null) {
+            current.close();
+        }
+        open();
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
     }
 
     /** This member's replica; only for reads after a barrier, and for the node's bookkeeping. */

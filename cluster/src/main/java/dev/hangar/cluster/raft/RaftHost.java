@@ -103,11 +103,19 @@ final class RaftHost implements AutoCloseable {
                 ? RaftServerConfigKeys.Read.Option.DEFAULT : RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         RaftServerConfigKeys.Read.setLeaderLeaseEnabled(properties, settings.reads() == RaftSettings.Reads.LEASE);
         // Small divisions: metadata entries are small (inline objects included), and a node hosts several groups.
-        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf("8MB"));
-        RaftServerConfigKeys.Log.setPreallocatedSize(properties, SizeInBytes.valueOf("1MB"));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(settings.logSegmentBytes()));
+        long preallocated = Math.min(1L << 20, settings.logSegmentBytes());
+        RaftServerConfigKeys.Log.setPreallocatedSize(properties, SizeInBytes.valueOf(preallocated));
         RaftServerConfigKeys.Log.setWriteBufferSize(properties, SizeInBytes.valueOf("2MB"));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, SizeInBytes.valueOf("1MB"));
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !syncedLog);
+        // A snapshot (a checkpoint of the member's store) every so many entries; the log before it is purged by
+        // whole segments, and a member behind the purged part is sent the snapshot (CommandStateMachine).
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, settings.snapshotEntries());
+        RaftServerConfigKeys.Snapshot.setCreationGap(properties, settings.snapshotEntries());
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+        RaftServerConfigKeys.Log.setPurgeGap(properties, (int) Math.min(Integer.MAX_VALUE, settings.snapshotEntries()));
         return properties;
     }
 

@@ -483,6 +483,25 @@ public final class RaftReplication implements Replication {
         return state;
     }
 
+    /** The port this node's Raft server is bound to. */
+    int raftPort() {
+        return host.address().getPort();
+    }
+
+    /** This node's division of the group of {@code route}'s bucket, if it is a member: for tests. */
+    Optional<RaftServer.Division> divisionOf(String route) {
+        GroupPlan plan = keeper.plan();
+        return plan == null ? Optional.empty() : host.division(plan.groupOf(route).id());
+    }
+
+    /** This node's replica of the group of {@code route}'s bucket, read directly (no barrier): for tests. */
+    Optional<MetadataStore> replicaOf(String route) {
+        GroupPlan plan = keeper.plan();
+        return plan == null ? Optional.empty()
+                : host.stateMachine(plan.groupOf(route).id()).flatMap(CommandStateMachine::openStore)
+                        .map(MetadataStore.class::cast);
+    }
+
     /** Another view of the state, which can be closed by itself (the contract test closes and reopens stores). */
     MetadataStore newView() {
         return new RaftMetadata(this);

@@ -26,23 +26,30 @@ final class RaftCluster implements AutoCloseable {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private final Path dir;
-    private final RaftSettings.Reads reads;
+    private final RaftSettings settings;
+    private final int size;
     private final List<ClusterNode> nodes = new ArrayList<>();
+    private InetSocketAddress seed;
 
-    private RaftCluster(Path dir, RaftSettings.Reads reads) {
+    private RaftCluster(Path dir, int size, RaftSettings settings) {
         this.dir = dir;
-        this.reads = reads;
+        this.size = size;
+        this.settings = settings;
     }
 
     /** Starts {@code size} nodes named n1, n2, ... and waits until each has the first layout. */
     static RaftCluster start(Path dir, int size, RaftSettings.Reads reads) {
-        RaftCluster cluster = new RaftCluster(dir, reads);
+        return start(dir, size, new RaftSettings("127.0.0.1", 0, reads, Duration.ofMillis(20)));
+    }
+
+    /** As {@link #start(Path, int, RaftSettings.Reads)}, each node with these settings (its port picked at start). */
+    static RaftCluster start(Path dir, int size, RaftSettings settings) {
+        RaftCluster cluster = new RaftCluster(dir, size, settings);
         try {
-            InetSocketAddress seed = null;
             for (int i = 1; i <= size; i++) {
-                ClusterNode node = cluster.startNode("n" + i, size, seed == null ? List.of() : List.of(seed));
-                if (seed == null) {
-                    seed = node.control().orElseThrow().address();
+                ClusterNode node = cluster.startNode("n" + i, 0, 0);
+                if (cluster.seed == null) {
+                    cluster.seed = node.control().orElseThrow().address();
                 }
             }
             long deadline = System.nanoTime() + WAIT.toNanos();
@@ -63,14 +70,36 @@ final class RaftCluster implements AutoCloseable {
         }
     }
 
-    private ClusterNode startNode(String id, int size, List<InetSocketAddress> seeds) {
-        ClusterSettings settings = ClusterSettings.defaults(SECRET).withNodeId(id).withRole("z-" + id, 1)
-                .withRpc("127.0.0.1", 0).withSeeds(seeds).withBootstrapExpect(size);
+    private ClusterNode startNode(String id, int rpcPort, int raftPort) {
+        ClusterSettings cluster = ClusterSettings.defaults(SECRET).withNodeId(id).withRole("z-" + id, 1)
+                .withRpc("127.0.0.1", rpcPort).withSeeds(seed == null ? List.of() : List.of(seed))
+                .withBootstrapExpect(size);
         NodeConfig config = new NodeConfig(dir.resolve(id), SyncPolicy.NONE, 8 << 20, Duration.ofMinutes(1));
-        ClusterNode node = Cluster.node(config, MaintenanceConfig.DEFAULTS, settings, FAST, ReclaimConfig.DEFAULTS,
-                new RaftSettings("127.0.0.1", 0, reads, Duration.ofMillis(20)));
+        ClusterNode node = Cluster.node(config, MaintenanceConfig.DEFAULTS, cluster, FAST, ReclaimConfig.DEFAULTS,
+                new RaftSettings(settings.bindAddress(), raftPort, settings.reads(), settings.expectedRtt(),
+                        settings.snapshotEntries(), settings.logSegmentBytes()));
         nodes.add(node);
         return node;
+    }
+
+    /** Stops node {@code index} (a clean close) and returns a restart of it on its data and ports. */
+    Runnable stop(int index) {
+        ClusterNode node = nodes.get(index);
+        String id = node.control().orElseThrow().selfId().value();
+        int rpcPort = node.control().orElseThrow().address().getPort();
+        int raftPort = raft(node).raftPort();
+        node.close();
+        return () -> nodes.set(index, startNodeAt(index, id, rpcPort, raftPort));
+    }
+
+    private ClusterNode startNodeAt(int index, String id, int rpcPort, int raftPort) {
+        ClusterNode node = startNode(id, rpcPort, raftPort);
+        nodes.remove(nodes.size() - 1);
+        return node;
+    }
+
+    static RaftReplication raft(ClusterNode node) {
+        return (RaftReplication) node.replication();
     }
 
     List<ClusterNode> nodes() {
