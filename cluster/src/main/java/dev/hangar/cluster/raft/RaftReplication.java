@@ -37,6 +37,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
@@ -64,11 +65,15 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * (the forward to the leader, then that append). Reads are linearizable as the configured {@link RaftSettings.Reads}
  * says: on the leader, no round under its lease (one heartbeat round in read-index mode); elsewhere one round, a
  * forward to the leader (lease and leader modes, and nodes outside the group) or a ReadIndex from the leader
- * (read-index mode on a follower; two rounds from outside the group).
+ * (read-index mode on a follower; two rounds from outside the group). Settings (buckets, their configuration,
+ * access keys) are read from a member's own replica without a round; a change of them waits for every member to
+ * have it committed, one round more ({@link Settings}).
  */
 public final class RaftReplication implements Replication {
     /** How long a command or read may wait for its group (an election, a forward and its retries) before 503. */
     static final Duration DEADLINE = Duration.ofSeconds(30);
+    /** How long a settings change waits for every member, and a settings read for its member to catch up. */
+    static final Duration SETTINGS_WAIT = Duration.ofSeconds(1);
     /** How long a member waits for its own division of a group to be added after the groups form. */
     private static final Duration DIVISION_WAIT = Duration.ofSeconds(10);
     /** Forwarded reads wait for their answer on virtual threads, so that several groups are read at once. */
@@ -82,6 +87,7 @@ public final class RaftReplication implements Replication {
     private final RaftSettings settings;
     private final ReplicationStats stats = new ReplicationStats(() -> 0);
     private final AtomicLong lastStamp = new AtomicLong();
+    private volatile boolean linearizableSettings;
     private final RaftMetadata state;
 
     private RaftReplication(RaftHost host, GroupKeeper keeper, RaftSettings settings) {
@@ -136,6 +142,9 @@ public final class RaftReplication implements Replication {
             Message message = Message.valueOf(ByteString.copyFrom(new LogEntry(nextStamp(), command).encode()));
             RaftClientReply reply = write(group, message, rounds);
             Outcome<R> outcome = CommandReply.decode(command, reply.getMessage().getContent().toByteArray());
+            if (Settings.changes(command)) {
+                rounds[0] += awaitEveryMember(group, reply.getLogIndex());
+            }
             return new Applied<>(outcome, true, rounds[0]);
         } finally {
             RoundTrips.current().addMetadata(rounds[0]);
@@ -224,7 +233,14 @@ public final class RaftReplication implements Replication {
     <T> T read(ReadQuery<T> query, String route) {
         int rounds = 0;
         try {
-            GroupRead<T> read = startRead(query, groupOf(route));
+            GroupPlan.Group group = groupOf(route);
+            if (Settings.isRead(query) && !linearizableSettings) {
+                Optional<T> local = readSettingsLocally(query, group);
+                if (local.isPresent()) {
+                    return local.get();
+                }
+            }
+            GroupRead<T> read = startRead(query, group);
             T result = read.await();
             rounds = read.rounds();
             return result;
@@ -232,6 +248,58 @@ public final class RaftReplication implements Replication {
             RoundTrips.current().addMetadata(rounds);
             stats.recordRead(kind(query), rounds);
         }
+    }
+
+    /**
+     * After a settings change committed: waits, at most {@link #SETTINGS_WAIT}, until every member of the group has
+     * it committed (a watch the leader answers), so that a member's settings read ({@link #readSettingsLocally})
+     * sees it from then on; one more round. A member that is down or slow is not waited for longer: it catches up,
+     * and reads through it may see the old settings meanwhile (as bucket settings may on S3 itself).
+     */
+    private int awaitEveryMember(GroupPlan.Group group, long index) {
+        try {
+            host.client(keeper.raftGroup(group)).async().watch(index, ReplicationLevel.ALL_COMMITTED)
+                    .get(SETTINGS_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            // Not every member has it yet: it will; see the method comment.
+        }
+        return 1;
+    }
+
+    /**
+     * A settings read (a bucket, its configuration, an access key) on a member: from its own replica once it has
+     * applied every entry it knows committed, without a round. Settings changes wait for every member to have them
+     * committed ({@link #awaitEveryMember}), so a change acknowledged to a client is seen here afterwards; empty when
+     * this node is not a member or cannot catch up within the wait, and the read is then linearizable.
+     */
+    private <T> Optional<T> readSettingsLocally(ReadQuery<T> query, GroupPlan.Group group) {
+        Optional<RaftServer.Division> division = host.division(group.id());
+        Optional<CommandStateMachine> machine = host.stateMachine(group.id());
+        if (division.isEmpty() || machine.isEmpty()) {
+            return Optional.empty();
+        }
+        long committed = division.get().getRaftLog().getLastCommittedIndex();
+        long deadline = System.nanoTime() + SETTINGS_WAIT.toNanos();
+        while (division.get().getInfo().getLastAppliedIndex() < committed) {
+            if (System.nanoTime() > deadline) {
+                return Optional.empty();
+            }
+            Thread.onSpinWait();
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+        return machine.get().openStore().map(query::runOn);
+    }
+
+    /** Whether settings reads are linearizable too (tests of the contract), instead of read from a member's replica. */
+    void linearizableSettings(boolean linearizable) {
+        this.linearizableSettings = linearizable;
     }
 
     /**

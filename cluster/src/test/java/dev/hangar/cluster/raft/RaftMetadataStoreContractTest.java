@@ -19,6 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Before a whole-store view of one node (statistics, block references), {@code catchUp} reads every group
  * through that node: the barriers make its replicas hold every committed command.
+ *
+ * <p>Settings are read linearizably here: by default a member reads them from its own replica, which a settings
+ * change waits (at most a second) to reach every member; on a machine too loaded for that second, the contract's
+ * read-your-writes across nodes would not hold. The S3 suite on Raft nodes runs the default, and {@code
+ * RaftReplicationTest} tests it.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class RaftMetadataStoreContractTest extends AbstractMetadataStoreContractTest {
@@ -31,6 +36,7 @@ class RaftMetadataStoreContractTest extends AbstractMetadataStoreContractTest {
     protected MetadataStore openStore() {
         if (cluster == null) {
             cluster = RaftCluster.start(dir, 3, RaftSettings.Reads.LEASE);
+            cluster.nodes().forEach(node -> RaftCluster.raft(node).linearizableSettings(true));
         }
         return new RoundRobinStore(cluster.nodes().stream()
                 .map(node -> ((RaftReplication) node.replication()).newView()).toList(),

@@ -39,4 +39,30 @@ class RaftReplicationTest {
             assertThat(again.outcome().value()).isFalse();
         }
     }
+
+    @Test
+    void aSettingsChangeIsSeenThroughEveryMemberWithoutARound() throws Exception {
+        try (RaftCluster cluster = RaftCluster.start(dir, 3, RaftSettings.Reads.LEASE)) {
+            Applied<Boolean> created = cluster.node(1).replication().submit(new MetadataCommand.CreateBucket(
+                    new BucketRecord("settings", Instant.parse("2026-11-26T00:00:00Z"), "us-east-1")));
+            // The command's round(s), then one while every member gets it committed.
+            assertThat(created.rounds()).isBetween(2, 3);
+            byte[] policy = "{\"Version\": \"2012-10-17\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            for (int round = 0; round < 5; round++) {
+                int writer = round % 3;
+                byte[] document = (round + ":" + new String(policy, java.nio.charset.StandardCharsets.UTF_8))
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                cluster.node(writer).metadata().putBucketConfig("settings", "policy", document);
+                for (ClusterNode node : cluster.nodes()) {
+                    long before = node.replication().stats().reads().getOrDefault("getBucketConfig",
+                            new dev.hangar.cluster.ReplicationStats.Totals(0, 0)).rounds();
+                    assertThat(node.metadata().getBucketConfig("settings", "policy"))
+                            .as("round %d, written through n%d, read through %s", round, writer + 1, node)
+                            .hasValueSatisfying(found -> assertThat(found).isEqualTo(document));
+                    long after = node.replication().stats().reads().get("getBucketConfig").rounds();
+                    assertThat(after - before).as("a member reads settings from its own replica").isZero();
+                }
+            }
+        }
+    }
 }
