@@ -500,14 +500,26 @@ public final class RaftReplication implements Replication {
                 groups.add(new ConsensusGroup(group.id().toString(), members, false, "none", null, -1, -1, -1));
                 continue;
             }
-            DivisionInfo info = division.get().getInfo();
-            RaftPeerId leader = info.getLeaderId();
-            groups.add(new ConsensusGroup(group.id().toString(), members, true,
-                    info.getCurrentRole().name().toLowerCase(java.util.Locale.ROOT),
-                    leader == null ? null : leader.toString(), info.getCurrentTerm(),
-                    division.get().getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex()));
+            groups.add(view(group.id().toString(), members, division.get()));
         }
         return groups;
+    }
+
+    // A division that is still starting has no role and no log yet: it shows as a member with nothing known.
+    private static ConsensusGroup view(String id, List<String> members, RaftServer.Division division) {
+        try {
+            DivisionInfo info = division.getInfo();
+            org.apache.ratis.proto.RaftProtos.RaftPeerRole role = info.getCurrentRole();
+            RaftPeerId leader = info.getLeaderId();
+            if (role != null) {
+                return new ConsensusGroup(id, members, true, role.name().toLowerCase(java.util.Locale.ROOT),
+                        leader == null ? null : leader.toString(), info.getCurrentTerm(),
+                        division.getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex());
+            }
+        } catch (IllegalStateException starting) {
+            // Below.
+        }
+        return new ConsensusGroup(id, members, true, "none", null, -1, -1, -1);
     }
 
     @Override
