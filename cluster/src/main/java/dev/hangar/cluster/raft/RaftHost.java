@@ -2,6 +2,7 @@ package dev.hangar.cluster.raft;
 
 import dev.hangar.cluster.RaftSettings;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.rpc.NetworkFaults;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -53,15 +54,22 @@ final class RaftHost implements AutoCloseable {
     private final RaftServer server;
     private final RaftProperties clientProperties;
     private final Parameters parameters;
+    private final RaftFaults faults;
+    /** The id of requests submitted in process: a random one, never seen on the network. */
     private final ClientId clientId = ClientId.randomId();
+    /** The id of the clients that forward to other nodes, which names this node to their servers' fault hook. */
+    private final ClientId forwardingId;
     private final AtomicLong callIds = new AtomicLong();
     private final Map<RaftGroupId, RaftClient> clients = new ConcurrentHashMap<>();
 
-    private RaftHost(NodeId self, RaftServer server, RaftProperties clientProperties, Parameters parameters) {
+    private RaftHost(NodeId self, RaftServer server, RaftProperties clientProperties, Parameters parameters,
+            RaftFaults faults) {
         this.self = self;
         this.server = server;
         this.clientProperties = clientProperties;
         this.parameters = parameters;
+        this.faults = faults;
+        this.forwardingId = RaftFaults.clientId(self);
     }
 
     /**
@@ -71,10 +79,14 @@ final class RaftHost implements AutoCloseable {
      * @param syncedLog whether the Raft log is synced before an entry is acknowledged ({@code hangar.storage.sync
      *     always}); otherwise it is flushed in the background and a power loss may lose the newest entries of a
      *     member (a process crash loses nothing: the entries are in the page cache)
+     * @param faults the node's fault hook ({@code ClusterControl.faults()}), which then applies to its Raft traffic
+     *     too, through a {@link RaftFaults} interceptor on the server
      */
     static RaftHost start(NodeId self, RaftSettings settings, Path folder, boolean syncedLog, Parameters parameters,
-            Supplier<StateMachine> stateMachines) {
+            NetworkFaults faults, Supplier<StateMachine> stateMachines) {
         RaftProperties properties = serverProperties(settings, folder, syncedLog);
+        RaftFaults hook = new RaftFaults(self, faults);
+        GrpcConfigKeys.Server.setServicesCustomizer(parameters, hook);
         try {
             RaftServer server = RaftServer.newBuilder()
                     .setServerId(peerId(self))
@@ -84,7 +96,7 @@ final class RaftHost implements AutoCloseable {
                     .setOption(RaftStorage.StartupOption.RECOVER)
                     .build();
             server.start();
-            return new RaftHost(self, server, clientProperties(), parameters);
+            return new RaftHost(self, server, clientProperties(), parameters, hook);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the Raft server on port " + settings.port(), e);
         }
@@ -125,6 +137,11 @@ final class RaftHost implements AutoCloseable {
 
     NodeId self() {
         return self;
+    }
+
+    /** The fault hook on this node's Raft server. */
+    RaftFaults faults() {
+        return faults;
     }
 
     /** The address the Raft server is bound to (its port, when 0 was configured). */
@@ -190,14 +207,15 @@ final class RaftHost implements AutoCloseable {
     /**
      * The client that sends to {@code group}'s leader from this node, finding it and following its changes; it
      * retries a request under the same call id, which the group's retry cache recognises, so a retried write is
-     * applied once.
+     * applied once. Every group's client has this node's {@linkplain RaftFaults#clientId forwarding id}: call ids
+     * are unique in the process, and retry caches are per group.
      */
     RaftClient client(RaftGroup group) {
         return clients.computeIfAbsent(group.getGroupId(), id -> RaftClient.newBuilder()
                 .setProperties(clientProperties)
                 .setParameters(parameters)
                 .setRaftGroup(group)
-                .setClientId(ClientId.randomId())
+                .setClientId(forwardingId)
                 .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(ATTEMPTS,
                         TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)))
                 .build());

@@ -10,6 +10,7 @@ import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.rpc.ClusterSecret;
+import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcServer;
 import dev.hangar.metadata.MetadataStore;
@@ -98,19 +99,26 @@ public final class RaftReplication implements Replication {
      * @param storeConfig the configuration of a group store, given its folder
      * @param syncedLog whether an entry is acknowledged only once synced to the members' disks
      * @param secret the cluster secret, which the Raft channels are authenticated with as the RPC is
+     * @param faults the fault hook of the node's RPC ({@code ClusterControl.faults()}): the same delays, drops and
+     *     partitions then apply to its Raft traffic ({@link RaftFaults})
      */
     public static RaftReplication start(NodeId self, RaftSettings settings, Path folder, boolean syncedLog,
             Function<Path, RocksDbConfig> storeConfig, ClusterSecret secret, RpcServer server, RpcClient client,
-            Function<NodeId, InetSocketAddress> rpcAddresses) {
+            Function<NodeId, InetSocketAddress> rpcAddresses, NetworkFaults faults) {
         // Mutual TLS with certificates bound to the cluster secret: no peer without it can join, append or vote.
         Parameters parameters = RaftTls.create(secret).applyTo(new Parameters());
-        RaftHost host = RaftHost.start(self, settings, folder, syncedLog, parameters,
+        RaftHost host = RaftHost.start(self, settings, folder, syncedLog, parameters, faults,
                 () -> new CommandStateMachine(storeConfig));
         try {
             RaftAddresses addresses = new RaftAddresses(client, rpcAddresses);
             RaftAddresses.serve(server, () -> host.address().getPort());
             addresses.own(self, host.address().getPort());
-            return new RaftReplication(host, new GroupKeeper(host, addresses, folder), settings);
+            GroupKeeper keeper = new GroupKeeper(host, addresses, folder);
+            GroupPlan plan = keeper.plan();
+            if (plan != null) {
+                plan.groups().forEach(group -> group.members().forEach(host.faults()::register));
+            }
+            return new RaftReplication(host, keeper, settings);
         } catch (RuntimeException e) {
             host.close();
             throw e;
@@ -119,7 +127,18 @@ public final class RaftReplication implements Replication {
 
     /** Takes the cluster's current layout: the first one forms the groups. */
     public void layout(ClusterLayout layout) {
+        layout.roles().forEach(role -> host.faults().register(role.id()));
         keeper.layout(layout);
+    }
+
+    /** The fault hook on this node's Raft server, for tests. */
+    RaftFaults faultHook() {
+        return host.faults();
+    }
+
+    /** The groups commands are routed by; null until the cluster has a layout. */
+    @org.jspecify.annotations.Nullable GroupPlan plan() {
+        return keeper.plan();
     }
 
     @Override
