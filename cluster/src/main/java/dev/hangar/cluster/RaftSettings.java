@@ -14,11 +14,16 @@ import java.util.Objects;
  * @param expectedRtt the round trip time expected between nodes: election timeouts are 10 to 20 times it (as
  *     etcd's tuning guide advises), never below 150 ms, so a WAN cluster does not hold elections on every slow
  *     heartbeat. The default, 100 ms, gives 1–2 s: safe on a loaded machine, and the time a failover takes
+ * @param requestDeadline how long a command or a read may wait for its group (an election, a forward to the
+ *     leader and its retries) before it fails with {@code MetadataUnavailableException} (a 503); a forward under
+ *     way when it runs out ends within one attempt's timeout (3 s) after it. 30 s by default; tests of
+ *     partitions shorten it
  */
-public record RaftSettings(String bindAddress, int port, Reads reads, Duration expectedRtt) {
+public record RaftSettings(String bindAddress, int port, Reads reads, Duration expectedRtt, Duration requestDeadline) {
     public static final int DEFAULT_PORT = 3902;
     private static final Duration MIN_ELECTION_TIMEOUT = Duration.ofMillis(150);
     public static final Duration DEFAULT_EXPECTED_RTT = Duration.ofMillis(100);
+    public static final Duration DEFAULT_REQUEST_DEADLINE = Duration.ofSeconds(30);
 
     public RaftSettings {
         if (bindAddress == null || bindAddress.isBlank()) {
@@ -31,9 +36,22 @@ public record RaftSettings(String bindAddress, int port, Reads reads, Duration e
         if (expectedRtt.isNegative() || expectedRtt.isZero()) {
             throw new IllegalArgumentException("the expected round trip time must be positive: " + expectedRtt);
         }
+        if (requestDeadline.isNegative() || requestDeadline.isZero()) {
+            throw new IllegalArgumentException("the request deadline must be positive: " + requestDeadline);
+        }
     }
 
-    /** All interfaces, the default port, lease reads, 100 ms expected round trips. */
+    /** Settings with the default request deadline, 30 s. */
+    public RaftSettings(String bindAddress, int port, Reads reads, Duration expectedRtt) {
+        this(bindAddress, port, reads, expectedRtt, DEFAULT_REQUEST_DEADLINE);
+    }
+
+    /** These settings with another request deadline. */
+    public RaftSettings withRequestDeadline(Duration deadline) {
+        return new RaftSettings(bindAddress, port, reads, expectedRtt, deadline);
+    }
+
+    /** All interfaces, the default port, lease reads, 100 ms expected round trips, a 30 s request deadline. */
     public static RaftSettings defaults() {
         return new RaftSettings("0.0.0.0", DEFAULT_PORT, Reads.LEASE, DEFAULT_EXPECTED_RTT);
     }

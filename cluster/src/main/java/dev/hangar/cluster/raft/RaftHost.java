@@ -31,6 +31,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
@@ -49,6 +50,9 @@ final class RaftHost implements AutoCloseable {
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
     private static final int ATTEMPTS = 100;
     private static final Duration RETRY_SLEEP = Duration.ofMillis(100);
+
+    /** The deadline ({@link System#nanoTime}) of the forward this thread is sending, if any: see {@link #send}. */
+    private static final ThreadLocal<long[]> DEADLINE = new ThreadLocal<>();
 
     private final NodeId self;
     private final RaftServer server;
@@ -216,9 +220,49 @@ final class RaftHost implements AutoCloseable {
                 .setParameters(parameters)
                 .setRaftGroup(group)
                 .setClientId(forwardingId)
-                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(ATTEMPTS,
-                        TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)))
+                .setRetryPolicy(new UntilDeadline(RetryPolicies.retryUpToMaximumCountWithFixedSleep(ATTEMPTS,
+                        TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS))))
                 .build());
+    }
+
+    /** A blocking request of a client of {@link #client}. */
+    @FunctionalInterface
+    interface Request {
+        RaftClientReply send() throws IOException;
+    }
+
+    /**
+     * Sends {@code request} on this thread, its client retrying only until {@code deadline} ({@link
+     * System#nanoTime}): an attempt under way then still ends by its own timeout ({@link #ATTEMPT_TIMEOUT}), after
+     * which the client gives up with the last failure instead of trying again.
+     */
+    static RaftClientReply send(long deadline, Request request) throws IOException {
+        long[] previous = DEADLINE.get();
+        DEADLINE.set(new long[] {deadline});
+        try {
+            return request.send();
+        } finally {
+            if (previous == null) {
+                DEADLINE.remove();
+            } else {
+                DEADLINE.set(previous);
+            }
+        }
+    }
+
+    /**
+     * The clients' retry policy: {@code bounded}'s, except that no retry starts after the deadline of the request
+     * being sent ({@link #send}). A blocking client runs its retries on the sending thread, where that deadline is.
+     */
+    private record UntilDeadline(RetryPolicy bounded) implements RetryPolicy {
+        @Override
+        public Action handleAttemptFailure(Event event) {
+            long[] deadline = DEADLINE.get();
+            if (deadline != null && System.nanoTime() + RETRY_SLEEP.toNanos() - deadline[0] > 0) {
+                return NO_RETRY_ACTION;
+            }
+            return bounded.handleAttemptFailure(event);
+        }
     }
 
     /** Forgets the client of a group whose members changed. */

@@ -67,8 +67,6 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * otherwise; a read from outside the group is forwarded to a member.
  */
 public final class RaftReplication implements Replication {
-    /** How long a command or read may wait for its group (an election, a forward and its retries) before 503. */
-    static final Duration DEADLINE = Duration.ofSeconds(30);
     /** How long a member waits for its own division of a group to be added after the groups form. */
     private static final Duration DIVISION_WAIT = Duration.ofSeconds(10);
     /** Forwarded reads wait for their answer on virtual threads, so that several groups are read at once. */
@@ -165,7 +163,7 @@ public final class RaftReplication implements Replication {
     // leader. Only a refusal that says the entry was not appended (not the leader, leader not ready) is forwarded;
     // a local attempt that failed otherwise may still commit, so it is not sent a second time.
     private RaftClientReply write(GroupPlan.Group group, Message message, int[] rounds) {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
         Optional<RaftServer.Division> division = host.division(group.id());
         if (division.isPresent() && division.get().getInfo().isLeader()) {
             rounds[0] = 1;
@@ -191,14 +189,16 @@ public final class RaftReplication implements Replication {
      * retries under one call id (the group's retry cache applies a retried write once). A failure that says no
      * member appended the request (the member asked has not added the group yet, the client was closed by an
      * earlier failure, no leader is ready) is tried again, as a new request, until the deadline; any other failure
-     * (a timeout) may hide an applied command, so it is not.
+     * (a timeout) may hide an applied command, so it is not. The client's own retries stop at the deadline too
+     * ({@link RaftHost#send}): a node cut off from the leader fails within the deadline and one attempt's timeout.
      */
     private RaftClientReply forward(GroupPlan.Group group, Message message, long deadline, boolean read) {
         while (true) {
             Throwable failure;
             try {
                 RaftClient client = host.client(keeper.raftGroup(group));
-                RaftClientReply reply = read ? client.io().sendReadOnly(message) : client.io().send(message);
+                RaftClientReply reply = RaftHost.send(deadline,
+                        () -> read ? client.io().sendReadOnly(message) : client.io().send(message));
                 if (reply.isSuccess()) {
                     return reply;
                 }
@@ -309,7 +309,7 @@ public final class RaftReplication implements Replication {
         private final ReadQuery<T> query;
         private final GroupPlan.Group group;
         private final CommandStateMachine machine;
-        private final long deadline = System.nanoTime() + DEADLINE.toNanos();
+        private final long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
         private CompletableFuture<RaftClientReply> reply;
         private int rounds;
 
@@ -335,7 +335,7 @@ public final class RaftReplication implements Replication {
         public T await() {
             while (true) {
                 try {
-                    RaftClientReply answer = RaftReplication.await(reply, deadline, group);
+                    RaftClientReply answer = RaftReplication.this.await(reply, deadline, group);
                     if (answer.isSuccess()) {
                         return query.runOn(machine.store());
                     }
@@ -358,7 +358,7 @@ public final class RaftReplication implements Replication {
 
         ForwardedRead(ReadQuery<T> query, GroupPlan.Group group) {
             this.query = query;
-            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
             Message message = Message.valueOf(ByteString.copyFrom(QueryCodec.encode(query)));
             this.answer = CompletableFuture.supplyAsync(() -> QueryCodec.decodeResult(query,
                     forward(group, message, deadline, true).getMessage().getContent().toByteArray()), FORWARDS);
@@ -430,13 +430,12 @@ public final class RaftReplication implements Replication {
         }
     }
 
-    private static RaftClientReply await(CompletableFuture<RaftClientReply> reply, long deadline,
-            GroupPlan.Group group) {
+    private RaftClientReply await(CompletableFuture<RaftClientReply> reply, long deadline, GroupPlan.Group group) {
         try {
             return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             reply.cancel(false);
-            throw new MetadataUnavailableException("Raft group " + group.id() + " did not answer within " + DEADLINE
+            throw new MetadataUnavailableException("Raft group " + group.id() + " did not answer within " + settings.requestDeadline()
                     + "; the command may or may not take effect", e);
         } catch (ExecutionException e) {
             throw failed(group, e.getCause());
