@@ -134,6 +134,14 @@ public final class RaftReplication implements Replication {
         return host.faults();
     }
 
+    /**
+     * Whether this node leads {@code group} and is ready to append (a new leader is not until the first entry of
+     * its term commits: commands it gets meanwhile are forwarded), for tests.
+     */
+    boolean leadsReady(GroupPlan.Group group) {
+        return host.division(group.id()).map(division -> division.getInfo().isLeaderReady()).orElse(false);
+    }
+
     /** The groups commands are routed by; null until the cluster has a layout. */
     @org.jspecify.annotations.Nullable GroupPlan plan() {
         return keeper.plan();

@@ -3,13 +3,16 @@ package dev.hangar.cluster.raft;
 import dev.hangar.blockstore.SyncPolicy;
 import dev.hangar.cluster.Cluster;
 import dev.hangar.cluster.ClusterNode;
+import dev.hangar.cluster.ConsensusGroup;
 import dev.hangar.cluster.MaintenanceConfig;
 import dev.hangar.cluster.NodeConfig;
 import dev.hangar.cluster.RaftSettings;
 import dev.hangar.cluster.ReclaimConfig;
+import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.MembershipTiming;
 import dev.hangar.cluster.rpc.ClusterSecret;
+import dev.hangar.cluster.rpc.NetworkFaults;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,17 +29,25 @@ final class RaftCluster implements AutoCloseable {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private final Path dir;
-    private final RaftSettings.Reads reads;
+    private final RaftSettings settings;
     private final List<ClusterNode> nodes = new ArrayList<>();
 
-    private RaftCluster(Path dir, RaftSettings.Reads reads) {
+    private RaftCluster(Path dir, RaftSettings settings) {
         this.dir = dir;
-        this.reads = reads;
+        this.settings = settings;
     }
 
-    /** Starts {@code size} nodes named n1, n2, ... and waits until each has the first layout. */
+    /**
+     * Starts {@code size} nodes named n1, n2, ... and waits until each has the first layout; 20 ms expected round
+     * trips (elections after 200–400 ms of silence).
+     */
     static RaftCluster start(Path dir, int size, RaftSettings.Reads reads) {
-        RaftCluster cluster = new RaftCluster(dir, reads);
+        return start(dir, size, new RaftSettings("127.0.0.1", 0, reads, Duration.ofMillis(20)));
+    }
+
+    /** As {@link #start(Path, int, RaftSettings.Reads)}, every node with {@code settings} (port 0 for tests). */
+    static RaftCluster start(Path dir, int size, RaftSettings settings) {
+        RaftCluster cluster = new RaftCluster(dir, settings);
         try {
             InetSocketAddress seed = null;
             for (int i = 1; i <= size; i++) {
@@ -68,7 +79,7 @@ final class RaftCluster implements AutoCloseable {
                 .withRpc("127.0.0.1", 0).withSeeds(seeds).withBootstrapExpect(size);
         NodeConfig config = new NodeConfig(dir.resolve(id), SyncPolicy.NONE, 8 << 20, Duration.ofMinutes(1));
         ClusterNode node = Cluster.node(config, MaintenanceConfig.DEFAULTS, settings, FAST, ReclaimConfig.DEFAULTS,
-                new RaftSettings("127.0.0.1", 0, reads, Duration.ofMillis(20)));
+                this.settings);
         nodes.add(node);
         return node;
     }
@@ -79,6 +90,74 @@ final class RaftCluster implements AutoCloseable {
 
     ClusterNode node(int index) {
         return nodes.get(index);
+    }
+
+    /** A node's id. */
+    static NodeId id(ClusterNode node) {
+        return node.control().orElseThrow().selfId();
+    }
+
+    /** A node's fault hook: its RPC's and, through {@link RaftFaults}, its Raft server's. */
+    static NetworkFaults faults(ClusterNode node) {
+        return node.control().orElseThrow().faults();
+    }
+
+    /** A node's Raft mode. */
+    static RaftReplication raft(ClusterNode node) {
+        return (RaftReplication) node.replication();
+    }
+
+    /** The node with this id. */
+    ClusterNode node(NodeId id) {
+        return nodes.stream().filter(node -> id(node).equals(id)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no node " + id));
+    }
+
+    /** The groups commands are routed by, as the first node planned them (every node plans alike). */
+    GroupPlan plan() {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        GroupPlan plan;
+        while ((plan = raft(nodes.getFirst()).plan()) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the Raft groups were not formed within " + WAIT);
+            }
+            sleep(20);
+        }
+        return plan;
+    }
+
+    /**
+     * Waits until every member of every group sees its preferred leader lead it, and that leader is ready to append
+     * (the first leader elected may be another member; Ratis hands leadership to the member of highest priority
+     * soon after, and a new leader is ready once the first entry of its term commits).
+     */
+    void awaitPreferredLeaders() {
+        GroupPlan plan = plan();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!plan.groups().stream().allMatch(group -> raft(node(group.preferredLeader())).leadsReady(group)
+                && group.members().stream().allMatch(member -> view(member, group)
+                        .filter(seen -> group.preferredLeader().value().equals(seen.leader())).isPresent()))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the groups' preferred leaders did not all lead within " + WAIT + ": "
+                        + nodes.stream().map(node -> id(node) + "=" + node.replication().groups()).toList());
+            }
+            sleep(50);
+        }
+    }
+
+    /** How {@code member} sees {@code group}, if it has its division. */
+    java.util.Optional<ConsensusGroup> view(NodeId member, GroupPlan.Group group) {
+        return node(member).replication().groups().stream()
+                .filter(seen -> seen.id().equals(group.id().toString()) && seen.member()).findFirst();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     /** Closes the nodes at once: a Ratis server takes about a second to close, and tests start many clusters. */
