@@ -48,6 +48,7 @@ import org.apache.ratis.util.TimeDuration;
 final class RaftHost implements AutoCloseable {
     /** How long a forwarded request may take per attempt, and how often it is retried (leader changes). */
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
+    /** How often a request is tried when no deadline bounds it (every forward has one: see {@link #send}). */
     private static final int ATTEMPTS = 100;
     private static final Duration RETRY_SLEEP = Duration.ofMillis(100);
 
@@ -221,7 +222,9 @@ final class RaftHost implements AutoCloseable {
                 .setRaftGroup(group)
                 .setClientId(forwardingId)
                 .setRetryPolicy(new UntilDeadline(RetryPolicies.retryUpToMaximumCountWithFixedSleep(ATTEMPTS,
-                        TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS))))
+                        TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)),
+                        RetryPolicies.retryForeverWithSleep(
+                                TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS))))
                 .build());
     }
 
@@ -232,9 +235,10 @@ final class RaftHost implements AutoCloseable {
     }
 
     /**
-     * Sends {@code request} on this thread, its client retrying only until {@code deadline} ({@link
-     * System#nanoTime}): an attempt under way then still ends by its own timeout ({@link #ATTEMPT_TIMEOUT}), after
-     * which the client gives up with the last failure instead of trying again.
+     * Sends {@code request} on this thread, its client retrying (every {@link #RETRY_SLEEP}) until {@code deadline}
+     * ({@link System#nanoTime}), however many attempts that takes (an election at start may refuse a hundred fast):
+     * an attempt under way then still ends by its own timeout ({@link #ATTEMPT_TIMEOUT}), after which the client
+     * gives up with the last failure instead of trying again.
      */
     static RaftClientReply send(long deadline, Request request) throws IOException {
         long[] previous = DEADLINE.get();
@@ -251,17 +255,21 @@ final class RaftHost implements AutoCloseable {
     }
 
     /**
-     * The clients' retry policy: {@code bounded}'s, except that no retry starts after the deadline of the request
-     * being sent ({@link #send}). A blocking client runs its retries on the sending thread, where that deadline is.
+     * The clients' retry policy: while a request sent with a deadline ({@link #send}) is before it, {@code
+     * untilDeadline}'s (retry after a pause), then none; {@code bounded}'s for a request sent without one. A blocking
+     * client runs its retries on the sending thread, where that deadline is.
      */
-    private record UntilDeadline(RetryPolicy bounded) implements RetryPolicy {
+    private record UntilDeadline(RetryPolicy bounded, RetryPolicy untilDeadline) implements RetryPolicy {
         @Override
         public Action handleAttemptFailure(Event event) {
             long[] deadline = DEADLINE.get();
-            if (deadline != null && System.nanoTime() + RETRY_SLEEP.toNanos() - deadline[0] > 0) {
+            if (deadline == null) {
+                return bounded.handleAttemptFailure(event);
+            }
+            if (System.nanoTime() + RETRY_SLEEP.toNanos() - deadline[0] > 0) {
                 return NO_RETRY_ACTION;
             }
-            return bounded.handleAttemptFailure(event);
+            return untilDeadline.handleAttemptFailure(event);
         }
     }
 
