@@ -70,9 +70,11 @@ public final class ClusterControl implements AutoCloseable {
     public interface Services {
         /**
          * Registers the services' handlers on {@code server}; {@code addresses} resolves a node id to
-         * its RPC address as membership learns them, and throws for a node never heard of.
+         * its RPC address as membership learns them, and throws for a node never heard of; {@code
+         * faults} is the node's fault hook ({@link #faults()}), for services with traffic of their own
+         * to apply it to.
          */
-        void install(NodeId self, RpcServer server, RpcClient client, LayoutManager layouts,
+        void install(NodeId self, RpcServer server, RpcClient client, NetworkFaults faults, LayoutManager layouts,
                 Function<NodeId, InetSocketAddress> addresses);
     }
 
@@ -88,7 +90,7 @@ public final class ClusterControl implements AutoCloseable {
      * @throws IllegalStateException if the RPC port cannot be bound
      */
     public static ClusterControl start(ClusterSettings settings, Path dataDir, MembershipTiming timing) {
-        return start(settings, dataDir, timing, (self, server, client, layouts, addresses) -> {});
+        return start(settings, dataDir, timing, (self, server, client, faults, layouts, addresses) -> {});
     }
 
     /** As {@link #start(ClusterSettings, Path, MembershipTiming)}, with {@code services} installed before the bind. */
@@ -115,7 +117,7 @@ public final class ClusterControl implements AutoCloseable {
                     clusterIds);
             layouts.register(server);
             AtomicReference<Membership> joined = new AtomicReference<>();
-            services.install(id, server, client, layouts, node -> resolve(joined.get(), id, server, node));
+            services.install(id, server, client, faults, layouts, node -> resolve(joined.get(), id, server, node));
             InetSocketAddress bound;
             try {
                 bound = server.start(settings.rpcBindAddress(), settings.rpcPort());
@@ -225,7 +227,9 @@ public final class ClusterControl implements AutoCloseable {
 
     /**
      * The fault hook of this node's RPC traffic: delay with jitter per peer pair, drops and
-     * partitions, for tests and benchmarks. Faults apply to what this node sends and receives.
+     * partitions, for tests and benchmarks. Faults apply to what this node sends and receives, and,
+     * in the Raft mode, to the Raft traffic its Raft server takes part in (both directions of every
+     * call a peer makes to it; see {@code raft.RaftFaults}).
      */
     public NetworkFaults faults() {
         return faults;

@@ -135,7 +135,7 @@ final class ClusteredNode implements ClusterNode {
             ClusterControl control;
             try {
                 control = ClusterControl.start(settings, dataDir, timing,
-                        (self, server, client, layouts, addresses) -> {
+                        (self, server, client, faults, layouts, addresses) -> {
                             ReplicatedTable table = new ReplicatedTable(tableConfig, self, layouts::current, client,
                                     server, addresses, localTable,
                                     new HybridLogicalClock(self, settings.maxClockSkew()));
@@ -150,7 +150,7 @@ final class ClusteredNode implements ClusterNode {
                             RaftReplication raft = raftSettings == null ? null : RaftReplication.start(self,
                                     raftSettings, dataDir.resolve("cluster").resolve("raft"),
                                     config.sync().mode() == SyncPolicy.Mode.ALWAYS, ClusteredNode::groupStore, settings.secret(),
-                                    server, client, addresses);
+                                    server, client, addresses, faults);
                             services.set(new Services(table, antiEntropy, blocks, invalidation, client, raft));
                         });
             } catch (RuntimeException e) {

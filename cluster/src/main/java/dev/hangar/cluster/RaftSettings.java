@@ -18,14 +18,19 @@ import java.util.Objects;
  *     RocksDB checkpoint), after which the log before the snapshot may be purged; a member too far behind for
  *     the leader's log is sent the snapshot
  * @param logSegmentBytes the size of a Raft log segment file; only whole segments before a snapshot are purged
+ * @param requestDeadline how long a command or a read may wait for its group (an election, a forward to the
+ *     leader and its retries) before it fails with {@code MetadataUnavailableException} (a 503); a forward under
+ *     way when it runs out ends within one attempt's timeout (3 s) after it. 30 s by default; tests of
+ *     partitions shorten it
  */
 public record RaftSettings(String bindAddress, int port, Reads reads, Duration expectedRtt, long snapshotEntries,
-        long logSegmentBytes) {
+        long logSegmentBytes, Duration requestDeadline) {
     public static final int DEFAULT_PORT = 3902;
     private static final Duration MIN_ELECTION_TIMEOUT = Duration.ofMillis(150);
     public static final Duration DEFAULT_EXPECTED_RTT = Duration.ofMillis(100);
     public static final long DEFAULT_SNAPSHOT_ENTRIES = 10_000;
     public static final long DEFAULT_LOG_SEGMENT_BYTES = 8L << 20;
+    public static final Duration DEFAULT_REQUEST_DEADLINE = Duration.ofSeconds(30);
 
     public RaftSettings {
         if (bindAddress == null || bindAddress.isBlank()) {
@@ -35,6 +40,7 @@ public record RaftSettings(String bindAddress, int port, Reads reads, Duration e
             throw new IllegalArgumentException("Raft port must be between 0 and 65535: " + port);
         }
         Objects.requireNonNull(reads, "reads");
+        Objects.requireNonNull(requestDeadline, "requestDeadline");
         if (expectedRtt.isNegative() || expectedRtt.isZero()) {
             throw new IllegalArgumentException("the expected round trip time must be positive: " + expectedRtt);
         }
@@ -44,14 +50,29 @@ public record RaftSettings(String bindAddress, int port, Reads reads, Duration e
         if (logSegmentBytes < 64 * 1024) {
             throw new IllegalArgumentException("a Raft log segment must be at least 64 KiB: " + logSegmentBytes);
         }
+        if (requestDeadline.isNegative() || requestDeadline.isZero()) {
+            throw new IllegalArgumentException("the request deadline must be positive: " + requestDeadline);
+        }
     }
 
-    /** Settings with the default snapshot interval and log segment size. */
+    /** Settings with the default snapshot interval, log segment size and request deadline (30 s). */
     public RaftSettings(String bindAddress, int port, Reads reads, Duration expectedRtt) {
-        this(bindAddress, port, reads, expectedRtt, DEFAULT_SNAPSHOT_ENTRIES, DEFAULT_LOG_SEGMENT_BYTES);
+        this(bindAddress, port, reads, expectedRtt, DEFAULT_SNAPSHOT_ENTRIES, DEFAULT_LOG_SEGMENT_BYTES,
+                DEFAULT_REQUEST_DEADLINE);
     }
 
-    /** All interfaces, the default port, lease reads, 100 ms expected round trips. */
+    /** These settings with another request deadline. */
+    public RaftSettings withRequestDeadline(Duration deadline) {
+        return new RaftSettings(bindAddress, port, reads, expectedRtt, snapshotEntries, logSegmentBytes, deadline);
+    }
+
+    /** These settings on another port (a node restarted on the port it had). */
+    public RaftSettings withPort(int newPort) {
+        return new RaftSettings(bindAddress, newPort, reads, expectedRtt, snapshotEntries, logSegmentBytes,
+                requestDeadline);
+    }
+
+    /** All interfaces, the default port, lease reads, 100 ms expected round trips, a 30 s request deadline. */
     public static RaftSettings defaults() {
         return new RaftSettings("0.0.0.0", DEFAULT_PORT, Reads.LEASE, DEFAULT_EXPECTED_RTT);
     }

@@ -310,6 +310,8 @@ public record HangarProperties(
      * @param snapshotEntries log entries a group member applies between two snapshots of its state; the log before
      *     a snapshot is then purged, and a member too far behind is sent the snapshot
      * @param logSegmentSize the size of a Raft log segment file (whole segments are purged)
+     * @param requestDeadline how long a command or read may wait for its group (an election, a forward and its
+     *     retries) before it fails with 503
      */
     public record ClusterRaft(
             @DefaultValue("3902") int port,
@@ -317,7 +319,8 @@ public record HangarProperties(
             @DefaultValue("lease") String reads,
             @DefaultValue("100ms") Duration expectedRtt,
             @DefaultValue("10000") long snapshotEntries,
-            @DefaultValue("8MB") DataSize logSegmentSize) {}
+            @DefaultValue("8MB") DataSize logSegmentSize,
+            @DefaultValue("30s") Duration requestDeadline) {}
 
     /**
      * TLS on the cluster's RPC port; every node then needs it. Connections are mutually authenticated

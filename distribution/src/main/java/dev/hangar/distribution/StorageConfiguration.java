@@ -55,7 +55,7 @@ class StorageConfiguration {
             String bind = raft.bindAddress() == null || raft.bindAddress().isBlank() ? cluster.rpcBindAddress()
                     : raft.bindAddress().trim();
             return new RaftSettings(bind, raft.port(), RaftSettings.Reads.parse(raft.reads()), raft.expectedRtt(),
-                    raft.snapshotEntries(), raft.logSegmentSize().toBytes());
+                    raft.snapshotEntries(), raft.logSegmentSize().toBytes(), raft.requestDeadline());
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("invalid hangar.cluster settings: " + e.getMessage(), e);
         }

@@ -34,7 +34,7 @@ class StorageConfigurationTest {
 
     private static final HangarProperties.ClusterRaft RAFT =
             new HangarProperties.ClusterRaft(0, null, "read-index", Duration.ofMillis(50), 500,
-                    org.springframework.util.unit.DataSize.ofMegabytes(1));
+                    org.springframework.util.unit.DataSize.ofMegabytes(1), Duration.ofSeconds(9));
 
     @Test
     void theReplicationModeIsLeaderlessOrRaft() {
@@ -43,7 +43,8 @@ class StorageConfigurationTest {
         assertThat(StorageConfiguration.clusterSettings(cluster(true, SECRET, null, NO_TLS, "raft"))).isNotNull();
         // The Raft server listens where the RPC does unless told otherwise.
         assertThat(StorageConfiguration.raft(cluster(true, SECRET, null, NO_TLS, "raft"))).isEqualTo(
-                new RaftSettings("127.0.0.1", 0, RaftSettings.Reads.READ_INDEX, Duration.ofMillis(50), 500, 1 << 20));
+                new RaftSettings("127.0.0.1", 0, RaftSettings.Reads.READ_INDEX, Duration.ofMillis(50), 500, 1 << 20,
+                        Duration.ofSeconds(9)));
         assertThat(StorageConfiguration.raft(cluster(false, SECRET, null, NO_TLS, "raft")))
                 .as("a single node has no Raft mode").isNull();
         assertThatThrownBy(() -> StorageConfiguration.clusterSettings(cluster(true, SECRET, null, NO_TLS, "paxos")))

@@ -42,6 +42,8 @@ final class CommandStateMachine extends BaseStateMachine {
     private final CheckpointStorage storage = new CheckpointStorage();
     private @Nullable Path folder;
     private volatile @Nullable RocksDbMetadataStore store;
+    /** The index of the last entry the store had applied when it was opened; entries up to it are not applied again. */
+    private volatile long storeApplied = -1;
 
     /** @param storeConfig the configuration of this member's store, given its folder */
     CommandStateMachine(Function<Path, RocksDbConfig> storeConfig) {
@@ -76,14 +78,10 @@ final class CommandStateMachine extends BaseStateMachine {
         } else if (opened == null) {
             opened = RocksDbMetadataStore.open(storeConfig.apply(db));
         }
-        TermIndex last = opened.appliedPosition().map(position -> TermIndex.valueOf(position.term(), position.index()))
-                .orElse(null);
-        if (snapshot.isPresent() && (last == null || last.compareTo(snapshot.get().last()) < 0)) {
-            last = snapshot.get().last();
-        }
-        if (last != null) {
-            setLastAppliedTermIndex(last);
-        }
+        // Ratis resumes applying after the snapshot's index (from the start of the log without one), not after what
+        // the store says it applied: entries up to the store's position come again, and are skipped (applyTransaction).
+        storeApplied = opened.appliedPosition().map(LogPosition::index).orElse(-1L);
+        snapshot.ifPresent(found -> setLastAppliedTermIndex(found.last()));
         store = opened;
     }
 
@@ -173,6 +171,12 @@ final class CommandStateMachine extends BaseStateMachine {
     public CompletableFuture<Message> applyTransaction(TransactionContext transaction) {
         LogEntryProto entry = transaction.getLogEntry();
         LogPosition position = new LogPosition(entry.getTerm(), entry.getIndex());
+        if (entry.getIndex() <= storeApplied) {
+            // Replayed after a restart (Ratis starts at its snapshot): the store applied it before, in the same batch
+            // as its position, so applying it again would apply it twice. Its outcome is not kept.
+            updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+            return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(CommandReply.replayed())));
+        }
         try {
             LogEntry decoded = LogEntry.decode(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer());
             byte[] answer = apply(decoded.command(), decoded.stamp(), position);

@@ -2,6 +2,7 @@ package dev.hangar.cluster.raft;
 
 import dev.hangar.cluster.RaftSettings;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.rpc.NetworkFaults;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -30,6 +31,7 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
@@ -46,22 +48,33 @@ import org.apache.ratis.util.TimeDuration;
 final class RaftHost implements AutoCloseable {
     /** How long a forwarded request may take per attempt, and how often it is retried (leader changes). */
     static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
+    /** How often a request is tried when no deadline bounds it (every forward has one: see {@link #send}). */
     private static final int ATTEMPTS = 100;
     private static final Duration RETRY_SLEEP = Duration.ofMillis(100);
+
+    /** The deadline ({@link System#nanoTime}) of the forward this thread is sending, if any: see {@link #send}. */
+    private static final ThreadLocal<long[]> DEADLINE = new ThreadLocal<>();
 
     private final NodeId self;
     private final RaftServer server;
     private final RaftProperties clientProperties;
     private final Parameters parameters;
+    private final RaftFaults faults;
+    /** The id of requests submitted in process: a random one, never seen on the network. */
     private final ClientId clientId = ClientId.randomId();
+    /** The id of the clients that forward to other nodes, which names this node to their servers' fault hook. */
+    private final ClientId forwardingId;
     private final AtomicLong callIds = new AtomicLong();
     private final Map<RaftGroupId, RaftClient> clients = new ConcurrentHashMap<>();
 
-    private RaftHost(NodeId self, RaftServer server, RaftProperties clientProperties, Parameters parameters) {
+    private RaftHost(NodeId self, RaftServer server, RaftProperties clientProperties, Parameters parameters,
+            RaftFaults faults) {
         this.self = self;
         this.server = server;
         this.clientProperties = clientProperties;
         this.parameters = parameters;
+        this.faults = faults;
+        this.forwardingId = RaftFaults.clientId(self);
     }
 
     /**
@@ -71,10 +84,14 @@ final class RaftHost implements AutoCloseable {
      * @param syncedLog whether the Raft log is synced before an entry is acknowledged ({@code hangar.storage.sync
      *     always}); otherwise it is flushed in the background and a power loss may lose the newest entries of a
      *     member (a process crash loses nothing: the entries are in the page cache)
+     * @param faults the node's fault hook ({@code ClusterControl.faults()}), which then applies to its Raft traffic
+     *     too, through a {@link RaftFaults} interceptor on the server
      */
     static RaftHost start(NodeId self, RaftSettings settings, Path folder, boolean syncedLog, Parameters parameters,
-            Supplier<StateMachine> stateMachines) {
+            NetworkFaults faults, Supplier<StateMachine> stateMachines) {
         RaftProperties properties = serverProperties(settings, folder, syncedLog);
+        RaftFaults hook = new RaftFaults(self, faults);
+        GrpcConfigKeys.Server.setServicesCustomizer(parameters, hook);
         try {
             RaftServer server = RaftServer.newBuilder()
                     .setServerId(peerId(self))
@@ -84,7 +101,7 @@ final class RaftHost implements AutoCloseable {
                     .setOption(RaftStorage.StartupOption.RECOVER)
                     .build();
             server.start();
-            return new RaftHost(self, server, clientProperties(), parameters);
+            return new RaftHost(self, server, clientProperties(), parameters, hook);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the Raft server on port " + settings.port(), e);
         }
@@ -133,6 +150,11 @@ final class RaftHost implements AutoCloseable {
 
     NodeId self() {
         return self;
+    }
+
+    /** The fault hook on this node's Raft server. */
+    RaftFaults faults() {
+        return faults;
     }
 
     /** The address the Raft server is bound to (its port, when 0 was configured). */
@@ -198,17 +220,65 @@ final class RaftHost implements AutoCloseable {
     /**
      * The client that sends to {@code group}'s leader from this node, finding it and following its changes; it
      * retries a request under the same call id, which the group's retry cache recognises, so a retried write is
-     * applied once.
+     * applied once. Every group's client has this node's {@linkplain RaftFaults#clientId forwarding id}: call ids
+     * are unique in the process, and retry caches are per group.
      */
     RaftClient client(RaftGroup group) {
         return clients.computeIfAbsent(group.getGroupId(), id -> RaftClient.newBuilder()
                 .setProperties(clientProperties)
                 .setParameters(parameters)
                 .setRaftGroup(group)
-                .setClientId(ClientId.randomId())
-                .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(ATTEMPTS,
-                        TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)))
+                .setClientId(forwardingId)
+                .setRetryPolicy(new UntilDeadline(RetryPolicies.retryUpToMaximumCountWithFixedSleep(ATTEMPTS,
+                        TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS)),
+                        RetryPolicies.retryForeverWithSleep(
+                                TimeDuration.valueOf(RETRY_SLEEP.toMillis(), TimeUnit.MILLISECONDS))))
                 .build());
+    }
+
+    /** A blocking request of a client of {@link #client}. */
+    @FunctionalInterface
+    interface Request {
+        RaftClientReply send() throws IOException;
+    }
+
+    /**
+     * Sends {@code request} on this thread, its client retrying (every {@link #RETRY_SLEEP}) until {@code deadline}
+     * ({@link System#nanoTime}), however many attempts that takes (an election at start may refuse a hundred fast):
+     * an attempt under way then still ends by its own timeout ({@link #ATTEMPT_TIMEOUT}), after which the client
+     * gives up with the last failure instead of trying again.
+     */
+    static RaftClientReply send(long deadline, Request request) throws IOException {
+        long[] previous = DEADLINE.get();
+        DEADLINE.set(new long[] {deadline});
+        try {
+            return request.send();
+        } finally {
+            if (previous == null) {
+                DEADLINE.remove();
+            } else {
+                DEADLINE.set(previous);
+            }
+        }
+    }
+
+    /**
+     * The clients' retry policy: while a request sent with a deadline ({@link #send}) is before it, {@code
+     * untilDeadline}'s (retry after a pause), then none; {@code bounded}'s for a request sent without one. A blocking
+     * client runs its retries on the sending thread, where that deadline is.
+     */
+    private record UntilDeadline(RetryPolicy bounded, RetryPolicy untilDeadline) implements RetryPolicy {
+        @Override
+        public Action handleAttemptFailure(Event event) {
+            long[] deadline = DEADLINE.get();
+            if (deadline == null) {
+                return bounded.handleAttemptFailure(event);
+            }
+            if (System.nanoTime() + RETRY_SLEEP.toNanos() - deadline[0] > 0) {
+                return NO_RETRY_ACTION;
+            }
+            return untilDeadline.handleAttemptFailure(event);
+        }
     }
 
     /** Forgets the client of a group whose members changed. */

@@ -10,6 +10,7 @@ import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.rpc.ClusterSecret;
+import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcServer;
 import dev.hangar.metadata.MetadataStore;
@@ -70,8 +71,6 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * have it committed, one round more ({@link Settings}).
  */
 public final class RaftReplication implements Replication {
-    /** How long a command or read may wait for its group (an election, a forward and its retries) before 503. */
-    static final Duration DEADLINE = Duration.ofSeconds(30);
     /** How long a settings change waits for every member, and a settings read for its member to catch up. */
     static final Duration SETTINGS_WAIT = Duration.ofSeconds(1);
     /** How long a member waits for its own division of a group to be added after the groups form. */
@@ -105,19 +104,26 @@ public final class RaftReplication implements Replication {
      * @param storeConfig the configuration of a group store, given its folder
      * @param syncedLog whether an entry is acknowledged only once synced to the members' disks
      * @param secret the cluster secret, which the Raft channels are authenticated with as the RPC is
+     * @param faults the fault hook of the node's RPC ({@code ClusterControl.faults()}): the same delays, drops and
+     *     partitions then apply to its Raft traffic ({@link RaftFaults})
      */
     public static RaftReplication start(NodeId self, RaftSettings settings, Path folder, boolean syncedLog,
             Function<Path, RocksDbConfig> storeConfig, ClusterSecret secret, RpcServer server, RpcClient client,
-            Function<NodeId, InetSocketAddress> rpcAddresses) {
+            Function<NodeId, InetSocketAddress> rpcAddresses, NetworkFaults faults) {
         // Mutual TLS with certificates bound to the cluster secret: no peer without it can join, append or vote.
         Parameters parameters = RaftTls.create(secret).applyTo(new Parameters());
-        RaftHost host = RaftHost.start(self, settings, folder, syncedLog, parameters,
+        RaftHost host = RaftHost.start(self, settings, folder, syncedLog, parameters, faults,
                 () -> new CommandStateMachine(storeConfig));
         try {
             RaftAddresses addresses = new RaftAddresses(client, rpcAddresses);
             RaftAddresses.serve(server, () -> host.address().getPort());
             addresses.own(self, host.address().getPort());
-            return new RaftReplication(host, new GroupKeeper(host, addresses, folder), settings);
+            GroupKeeper keeper = new GroupKeeper(host, addresses, folder);
+            GroupPlan plan = keeper.plan();
+            if (plan != null) {
+                plan.groups().forEach(group -> group.members().forEach(host.faults()::register));
+            }
+            return new RaftReplication(host, keeper, settings);
         } catch (RuntimeException e) {
             host.close();
             throw e;
@@ -126,7 +132,26 @@ public final class RaftReplication implements Replication {
 
     /** Takes the cluster's current layout: the first one forms the groups. */
     public void layout(ClusterLayout layout) {
+        layout.roles().forEach(role -> host.faults().register(role.id()));
         keeper.layout(layout);
+    }
+
+    /** The fault hook on this node's Raft server, for tests. */
+    RaftFaults faultHook() {
+        return host.faults();
+    }
+
+    /**
+     * Whether this node leads {@code group} and is ready to append (a new leader is not until the first entry of
+     * its term commits: commands it gets meanwhile are forwarded), for tests.
+     */
+    boolean leadsReady(GroupPlan.Group group) {
+        return host.division(group.id()).map(division -> division.getInfo().isLeaderReady()).orElse(false);
+    }
+
+    /** The groups commands are routed by; null until the cluster has a layout. */
+    @org.jspecify.annotations.Nullable GroupPlan plan() {
+        return keeper.plan();
     }
 
     @Override
@@ -156,7 +181,7 @@ public final class RaftReplication implements Replication {
     // leader. Only a refusal that says the entry was not appended (not the leader, leader not ready) is forwarded;
     // a local attempt that failed otherwise may still commit, so it is not sent a second time.
     private RaftClientReply write(GroupPlan.Group group, Message message, int[] rounds) {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
         Optional<RaftServer.Division> division = host.division(group.id());
         if (division.isPresent() && division.get().getInfo().isLeader()) {
             rounds[0] = 1;
@@ -182,14 +207,16 @@ public final class RaftReplication implements Replication {
      * retries under one call id (the group's retry cache applies a retried write once). A failure that says no
      * member appended the request (the member asked has not added the group yet, the client was closed by an
      * earlier failure, no leader is ready) is tried again, as a new request, until the deadline; any other failure
-     * (a timeout) may hide an applied command, so it is not.
+     * (a timeout) may hide an applied command, so it is not. The client's own retries stop at the deadline too
+     * ({@link RaftHost#send}): a node cut off from the leader fails within the deadline and one attempt's timeout.
      */
     private RaftClientReply forward(GroupPlan.Group group, Message message, long deadline, boolean read) {
         while (true) {
             Throwable failure;
             try {
                 RaftClient client = host.client(keeper.raftGroup(group));
-                RaftClientReply reply = read ? client.io().sendReadOnly(message) : client.io().send(message);
+                RaftClientReply reply = RaftHost.send(deadline,
+                        () -> read ? client.io().sendReadOnly(message) : client.io().send(message));
                 if (reply.isSuccess()) {
                     return reply;
                 }
@@ -365,7 +392,7 @@ public final class RaftReplication implements Replication {
         private final ReadQuery<T> query;
         private final GroupPlan.Group group;
         private final CommandStateMachine machine;
-        private final long deadline = System.nanoTime() + DEADLINE.toNanos();
+        private final long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
         private CompletableFuture<RaftClientReply> reply;
         private int rounds;
 
@@ -391,7 +418,7 @@ public final class RaftReplication implements Replication {
         public T await() {
             while (true) {
                 try {
-                    RaftClientReply answer = RaftReplication.await(reply, deadline, group);
+                    RaftClientReply answer = RaftReplication.this.await(reply, deadline, group);
                     if (answer.isSuccess()) {
                         return query.runOn(machine.store());
                     }
@@ -414,7 +441,7 @@ public final class RaftReplication implements Replication {
 
         ForwardedRead(ReadQuery<T> query, GroupPlan.Group group) {
             this.query = query;
-            long deadline = System.nanoTime() + DEADLINE.toNanos();
+            long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
             Message message = Message.valueOf(ByteString.copyFrom(QueryCodec.encode(query)));
             this.answer = CompletableFuture.supplyAsync(() -> QueryCodec.decodeResult(query,
                     forward(group, message, deadline, true).getMessage().getContent().toByteArray()), FORWARDS);
@@ -486,13 +513,12 @@ public final class RaftReplication implements Replication {
         }
     }
 
-    private static RaftClientReply await(CompletableFuture<RaftClientReply> reply, long deadline,
-            GroupPlan.Group group) {
+    private RaftClientReply await(CompletableFuture<RaftClientReply> reply, long deadline, GroupPlan.Group group) {
         try {
             return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             reply.cancel(false);
-            throw new MetadataUnavailableException("Raft group " + group.id() + " did not answer within " + DEADLINE
+            throw new MetadataUnavailableException("Raft group " + group.id() + " did not answer within " + settings.requestDeadline()
                     + "; the command may or may not take effect", e);
         } catch (ExecutionException e) {
             throw failed(group, e.getCause());
@@ -594,14 +620,26 @@ public final class RaftReplication implements Replication {
                 groups.add(new ConsensusGroup(group.id().toString(), members, false, "none", null, -1, -1, -1));
                 continue;
             }
-            DivisionInfo info = division.get().getInfo();
-            RaftPeerId leader = info.getLeaderId();
-            groups.add(new ConsensusGroup(group.id().toString(), members, true,
-                    info.getCurrentRole().name().toLowerCase(java.util.Locale.ROOT),
-                    leader == null ? null : leader.toString(), info.getCurrentTerm(),
-                    division.get().getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex()));
+            groups.add(view(group.id().toString(), members, division.get()));
         }
         return groups;
+    }
+
+    // A division that is still starting has no role and no log yet: it shows as a member with nothing known.
+    private static ConsensusGroup view(String id, List<String> members, RaftServer.Division division) {
+        try {
+            DivisionInfo info = division.getInfo();
+            org.apache.ratis.proto.RaftProtos.RaftPeerRole role = info.getCurrentRole();
+            RaftPeerId leader = info.getLeaderId();
+            if (role != null) {
+                return new ConsensusGroup(id, members, true, role.name().toLowerCase(java.util.Locale.ROOT),
+                        leader == null ? null : leader.toString(), info.getCurrentTerm(),
+                        division.getRaftLog().getLastCommittedIndex(), info.getLastAppliedIndex());
+            }
+        } catch (IllegalStateException starting) {
+            // Below.
+        }
+        return new ConsensusGroup(id, members, true, "none", null, -1, -1, -1);
     }
 
     @Override

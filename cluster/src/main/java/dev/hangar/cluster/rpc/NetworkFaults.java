@@ -110,6 +110,14 @@ public final class NetworkFaults {
         return this;
     }
 
+    /**
+     * Whether any fault was set since the last {@link #clear} (a healed partition leaves it so): while not, every
+     * verdict delivers at once, and hooks may skip their own work (finding out who a message is from).
+     */
+    public boolean active() {
+        return active;
+    }
+
     /** The fate of one message from {@code from} to {@code to}, drawn now. */
     public Verdict verdict(NodeId from, NodeId to) {
         if (!active) {

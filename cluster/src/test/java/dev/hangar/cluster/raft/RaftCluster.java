@@ -3,13 +3,16 @@ package dev.hangar.cluster.raft;
 import dev.hangar.blockstore.SyncPolicy;
 import dev.hangar.cluster.Cluster;
 import dev.hangar.cluster.ClusterNode;
+import dev.hangar.cluster.ConsensusGroup;
 import dev.hangar.cluster.MaintenanceConfig;
 import dev.hangar.cluster.NodeConfig;
 import dev.hangar.cluster.RaftSettings;
 import dev.hangar.cluster.ReclaimConfig;
+import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.MembershipTiming;
 import dev.hangar.cluster.rpc.ClusterSecret;
+import dev.hangar.cluster.rpc.NetworkFaults;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +40,10 @@ final class RaftCluster implements AutoCloseable {
         this.settings = settings;
     }
 
-    /** Starts {@code size} nodes named n1, n2, ... and waits until each has the first layout. */
+    /**
+     * Starts {@code size} nodes named n1, n2, ... and waits until each has the first layout; 20 ms expected round
+     * trips (elections after 200–400 ms of silence).
+     */
     static RaftCluster start(Path dir, int size, RaftSettings.Reads reads) {
         return start(dir, size, new RaftSettings("127.0.0.1", 0, reads, Duration.ofMillis(20)));
     }
@@ -76,8 +82,7 @@ final class RaftCluster implements AutoCloseable {
                 .withBootstrapExpect(size);
         NodeConfig config = new NodeConfig(dir.resolve(id), SyncPolicy.NONE, 8 << 20, Duration.ofMinutes(1));
         ClusterNode node = Cluster.node(config, MaintenanceConfig.DEFAULTS, cluster, FAST, ReclaimConfig.DEFAULTS,
-                new RaftSettings(settings.bindAddress(), raftPort, settings.reads(), settings.expectedRtt(),
-                        settings.snapshotEntries(), settings.logSegmentBytes()));
+                settings.withPort(raftPort));
         nodes.add(node);
         return node;
     }
@@ -98,16 +103,80 @@ final class RaftCluster implements AutoCloseable {
         return node;
     }
 
-    static RaftReplication raft(ClusterNode node) {
-        return (RaftReplication) node.replication();
-    }
-
     List<ClusterNode> nodes() {
         return nodes;
     }
 
     ClusterNode node(int index) {
         return nodes.get(index);
+    }
+
+    /** A node's id. */
+    static NodeId id(ClusterNode node) {
+        return node.control().orElseThrow().selfId();
+    }
+
+    /** A node's fault hook: its RPC's and, through {@link RaftFaults}, its Raft server's. */
+    static NetworkFaults faults(ClusterNode node) {
+        return node.control().orElseThrow().faults();
+    }
+
+    /** A node's Raft mode. */
+    static RaftReplication raft(ClusterNode node) {
+        return (RaftReplication) node.replication();
+    }
+
+    /** The node with this id. */
+    ClusterNode node(NodeId id) {
+        return nodes.stream().filter(node -> id(node).equals(id)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no node " + id));
+    }
+
+    /** The groups commands are routed by, as the first node planned them (every node plans alike). */
+    GroupPlan plan() {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        GroupPlan plan;
+        while ((plan = raft(nodes.getFirst()).plan()) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the Raft groups were not formed within " + WAIT);
+            }
+            sleep(20);
+        }
+        return plan;
+    }
+
+    /**
+     * Waits until every member of every group sees its preferred leader lead it, and that leader is ready to append
+     * (the first leader elected may be another member; Ratis hands leadership to the member of highest priority
+     * soon after, and a new leader is ready once the first entry of its term commits).
+     */
+    void awaitPreferredLeaders() {
+        GroupPlan plan = plan();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!plan.groups().stream().allMatch(group -> raft(node(group.preferredLeader())).leadsReady(group)
+                && group.members().stream().allMatch(member -> view(member, group)
+                        .filter(seen -> group.preferredLeader().value().equals(seen.leader())).isPresent()))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the groups' preferred leaders did not all lead within " + WAIT + ": "
+                        + nodes.stream().map(node -> id(node) + "=" + node.replication().groups()).toList());
+            }
+            sleep(50);
+        }
+    }
+
+    /** How {@code member} sees {@code group}, if it has its division. */
+    java.util.Optional<ConsensusGroup> view(NodeId member, GroupPlan.Group group) {
+        return node(member).replication().groups().stream()
+                .filter(seen -> seen.id().equals(group.id().toString()) && seen.member()).findFirst();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     /** Closes the nodes at once: a Ratis server takes about a second to close, and tests start many clusters. */

@@ -18,6 +18,20 @@ class NetworkFaultsTest {
     }
 
     @Test
+    void activeFromTheFirstFaultUntilCleared() {
+        NetworkFaults faults = new NetworkFaults();
+        assertThat(faults.active()).isFalse();
+        faults.partition(List.of(A), List.of(B));
+        assertThat(faults.active()).isTrue();
+        faults.heal();
+        assertThat(faults.active()).as("healed: delays and drop rates stay, so hooks keep asking").isTrue();
+        faults.clear();
+        assertThat(faults.active()).isFalse();
+        faults.delayBetween(A, B, Duration.ofMillis(1), Duration.ZERO);
+        assertThat(faults.active()).isTrue();
+    }
+
+    @Test
     void delayStaysWithinFixedPlusJitter() {
         NetworkFaults faults = new NetworkFaults().setDefault(
                 new NetworkFaults.LinkFaults(Duration.ofMillis(10), Duration.ofMillis(5), 0));
