@@ -112,8 +112,9 @@ class ConsensusAtomicityIT {
                     List<ConsensusGroup> groups;
                     try {
                         groups = server.node().replication().groups();
-                    } catch (NullPointerException starting) {
-                        // A group whose Ratis division has no role yet (it is starting) makes groups() fail.
+                    } catch (RuntimeException starting) {
+                        // While a group's Ratis division starts, groups() fails (its role is still null, or its
+                        // state machine updater not yet made): not a leader yet.
                         return false;
                     }
                     return groups.size() == 3 && groups.stream().allMatch(ConsensusGroup::hasLeader);
