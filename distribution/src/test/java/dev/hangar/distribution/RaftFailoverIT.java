@@ -88,6 +88,7 @@ class RaftFailoverIT {
     private final List<PackagedServer> everStarted = Collections.synchronizedList(new ArrayList<>());
 
     private final String[] ids = {"n1", "n2", "n3"};
+    private final SplittableRandom ports = new SplittableRandom();
     private final int[] rpcPorts = new int[NODES];
     private final int[] raftPorts = new int[NODES];
     private final Path[] dataDirs = new Path[NODES];
@@ -696,10 +697,34 @@ class RaftFailoverIT {
         return TimeUnit.NANOSECONDS.toSeconds(nanos);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+    /**
+     * A port that is free now and outside the range the kernel hands out to outgoing connections: the RPC and Raft
+     * ports are chosen before the nodes start (each node's seeds name the others', and a restart reuses them), and a
+     * port from that range can meanwhile become the local end of some connection on a busy machine (it did: "Address
+     * already in use").
+     */
+    private int freePort() throws IOException {
+        int low = 32768;
+        try {
+            low = Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim()
+                    .split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            // not Linux: the usual range's start
         }
+        int floor = 10_000;
+        int span = Math.max(1000, low - floor);
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int candidate = floor + ports.nextInt(span);
+            if (Arrays.stream(rpcPorts).anyMatch(p -> p == candidate)
+                    || Arrays.stream(raftPorts).anyMatch(p -> p == candidate)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(candidate, 1, java.net.InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no free port between " + floor + " and " + (floor + span));
     }
 }
