@@ -21,7 +21,6 @@ import dev.hangar.metadata.query.QueryCodec;
 import dev.hangar.metadata.query.ReadQuery;
 import dev.hangar.metadata.rocksdb.RocksDbConfig;
 import dev.hangar.metadata.state.Outcome;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,19 +35,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
-import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
-import org.apache.ratis.protocol.exceptions.GroupMismatchException;
-import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
-import org.apache.ratis.protocol.exceptions.NotLeaderException;
-import org.apache.ratis.protocol.exceptions.RaftException;
-import org.apache.ratis.protocol.exceptions.ReadIndexException;
-import org.apache.ratis.protocol.exceptions.ServerNotReadyException;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
@@ -73,17 +64,14 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 public final class RaftReplication implements Replication {
     /** How long a settings change waits for every member, and a settings read for its member to catch up. */
     static final Duration SETTINGS_WAIT = Duration.ofSeconds(1);
-    /** How long a member waits for its own division of a group to be added after the groups form. */
-    private static final Duration DIVISION_WAIT = Duration.ofSeconds(10);
     /** Forwarded reads wait for their answer on virtual threads, so that several groups are read at once. */
     private static final java.util.concurrent.Executor FORWARDS = java.util.concurrent.Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("hangar-raft-read-", 0).factory());
-    /** How long to wait before asking a group without a leader again. */
-    private static final Duration RETRY_PAUSE = Duration.ofMillis(50);
 
     private final RaftHost host;
     private final GroupKeeper keeper;
     private final RaftSettings settings;
+    private final GroupCalls calls;
     private final ReplicationStats stats = new ReplicationStats(() -> 0);
     private final AtomicLong lastStamp = new AtomicLong();
     private volatile boolean linearizableSettings;
@@ -93,6 +81,7 @@ public final class RaftReplication implements Replication {
         this.host = host;
         this.keeper = keeper;
         this.settings = settings;
+        this.calls = new GroupCalls(host, keeper, settings);
         this.state = new RaftMetadata(this);
     }
 
@@ -163,7 +152,7 @@ public final class RaftReplication implements Replication {
     public <R> Applied<R> submit(MetadataCommand<R> command) {
         int[] rounds = {0};
         try {
-            GroupPlan.Group group = groupOf(Routes.of(command));
+            GroupPlan.Group group = calls.groupOf(Routes.of(command));
             Message message = Message.valueOf(ByteString.copyFrom(new LogEntry(nextStamp(), command).encode()));
             RaftClientReply reply = write(group, message, rounds);
             Outcome<R> outcome = CommandReply.decode(command, reply.getMessage().getContent().toByteArray());
@@ -186,70 +175,20 @@ public final class RaftReplication implements Replication {
         if (division.isPresent() && division.get().getInfo().isLeader()) {
             rounds[0] = 1;
             try {
-                RaftClientReply reply = await(host.submitLocally(group.id(), message,
+                RaftClientReply reply = calls.await(host.submitLocally(group.id(), message,
                         RaftClientRequest.writeRequestType()), deadline, group);
                 if (reply.isSuccess()) {
                     return reply;
                 }
-                throw failed(group, reply.getException());
+                throw GroupCalls.failed(group, reply.getException());
             } catch (MetadataUnavailableException e) {
-                if (!neverAppended(rootRaftFailure(e))) {
+                if (!GroupCalls.neverAppended(GroupCalls.rootRaftFailure(e))) {
                     throw e;
                 }
             }
         }
         rounds[0] = 2;
-        return forward(group, message, deadline, false);
-    }
-
-    /**
-     * Sends a request to the group's leader through this node's client of the group, which finds the leader and
-     * retries under one call id (the group's retry cache applies a retried write once). A failure that says no
-     * member appended the request (the member asked has not added the group yet, the client was closed by an
-     * earlier failure, no leader is ready) is tried again, as a new request, until the deadline; any other failure
-     * (a timeout) may hide an applied command, so it is not. The client's own retries stop at the deadline too
-     * ({@link RaftHost#send}): a node cut off from the leader fails within the deadline and one attempt's timeout.
-     */
-    private RaftClientReply forward(GroupPlan.Group group, Message message, long deadline, boolean read) {
-        while (true) {
-            Throwable failure;
-            try {
-                RaftClient client = host.client(keeper.raftGroup(group));
-                RaftClientReply reply = RaftHost.send(deadline,
-                        () -> read ? client.io().sendReadOnly(message) : client.io().send(message));
-                if (reply.isSuccess()) {
-                    return reply;
-                }
-                failure = reply.getException();
-            } catch (IOException | RuntimeException e) {
-                failure = e;
-            }
-            Throwable cause = rootRaftFailure(failure);
-            if (cause instanceof AlreadyClosedException) {
-                host.dropClient(group.id());
-            }
-            if (!neverAppended(cause) || System.nanoTime() > deadline) {
-                throw failed(group, failure);
-            }
-            pause(group);
-        }
-    }
-
-    /** The innermost Ratis exception of a failure (clients wrap them), or the failure itself. */
-    private static Throwable rootRaftFailure(Throwable failure) {
-        Throwable found = failure;
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof RaftException) {
-                found = cause;
-            }
-        }
-        return found;
-    }
-
-    private static boolean neverAppended(Throwable failure) {
-        return failure instanceof GroupMismatchException || failure instanceof AlreadyClosedException
-                || failure instanceof NotLeaderException || failure instanceof ServerNotReadyException
-                || failure instanceof LeaderSteppingDownException || failure instanceof ReadIndexException;
+        return calls.forward(group, message, deadline, false);
     }
 
     /**
@@ -260,7 +199,7 @@ public final class RaftReplication implements Replication {
     <T> T read(ReadQuery<T> query, String route) {
         int rounds = 0;
         try {
-            GroupPlan.Group group = groupOf(route);
+            GroupPlan.Group group = calls.groupOf(route);
             if (Settings.isRead(query) && !linearizableSettings) {
                 Optional<T> local = readSettingsLocally(query, group);
                 if (local.isPresent()) {
@@ -337,9 +276,9 @@ public final class RaftReplication implements Replication {
         int rounds = 0;
         try {
             List<GroupRead<T>> reads = new ArrayList<>();
-            for (GroupPlan.Group group : requirePlan().groups()) {
+            for (GroupPlan.Group group : calls.requirePlan().groups()) {
                 if (group.hasMember(host.self())) {
-                    awaitDivision(group);
+                    calls.awaitDivision(group);
                 }
                 reads.add(startRead(query, group));
             }
@@ -418,17 +357,17 @@ public final class RaftReplication implements Replication {
         public T await() {
             while (true) {
                 try {
-                    RaftClientReply answer = RaftReplication.this.await(reply, deadline, group);
+                    RaftClientReply answer = calls.await(reply, deadline, group);
                     if (answer.isSuccess()) {
                         return query.runOn(machine.store());
                     }
-                    throw failed(group, answer.getException());
+                    throw GroupCalls.failed(group, answer.getException());
                 } catch (MetadataUnavailableException e) {
-                    if (!leaderless(rootRaftFailure(e)) || System.nanoTime() > deadline) {
+                    if (!GroupCalls.leaderless(GroupCalls.rootRaftFailure(e)) || System.nanoTime() > deadline) {
                         throw e;
                     }
                 }
-                pause(group);
+                GroupCalls.pause(group);
                 send();
             }
         }
@@ -444,7 +383,7 @@ public final class RaftReplication implements Replication {
             long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
             Message message = Message.valueOf(ByteString.copyFrom(QueryCodec.encode(query)));
             this.answer = CompletableFuture.supplyAsync(() -> QueryCodec.decodeResult(query,
-                    forward(group, message, deadline, true).getMessage().getContent().toByteArray()), FORWARDS);
+                    calls.forward(group, message, deadline, true).getMessage().getContent().toByteArray()), FORWARDS);
         }
 
         @Override
@@ -466,74 +405,6 @@ public final class RaftReplication implements Replication {
         }
     }
 
-    /** A failure that only says the group has no (known, ready) leader right now. */
-    private static boolean leaderless(Throwable failure) {
-        return failure instanceof ReadIndexException || failure instanceof ServerNotReadyException
-                || (failure instanceof NotLeaderException notLeader && notLeader.getSuggestedLeader() == null);
-    }
-
-    private static void pause(GroupPlan.Group group) {
-        try {
-            Thread.sleep(RETRY_PAUSE.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MetadataUnavailableException("interrupted while waiting for Raft group " + group.id(), e);
-        }
-    }
-
-    private GroupPlan.Group groupOf(String route) {
-        GroupPlan.Group group = requirePlan().groupOf(route);
-        if (group.hasMember(host.self())) {
-            awaitDivision(group);
-        }
-        return group;
-    }
-
-    private GroupPlan requirePlan() {
-        GroupPlan plan = keeper.plan();
-        if (plan == null) {
-            throw new MetadataUnavailableException("the cluster has no layout yet, so its Raft groups are not formed");
-        }
-        return plan;
-    }
-
-    private void awaitDivision(GroupPlan.Group group) {
-        long deadline = System.nanoTime() + DIVISION_WAIT.toNanos();
-        while (host.stateMachine(group.id()).flatMap(CommandStateMachine::openStore).isEmpty()) {
-            if (System.nanoTime() > deadline) {
-                throw new MetadataUnavailableException("this node has not joined its Raft group " + group.id()
-                        + " yet: a member's Raft address may be unknown");
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new MetadataUnavailableException("interrupted while waiting for Raft group " + group.id(), e);
-            }
-        }
-    }
-
-    private RaftClientReply await(CompletableFuture<RaftClientReply> reply, long deadline, GroupPlan.Group group) {
-        try {
-            return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            reply.cancel(false);
-            throw new MetadataUnavailableException("Raft group " + group.id() + " did not answer within " + settings.requestDeadline()
-                    + "; the command may or may not take effect", e);
-        } catch (ExecutionException e) {
-            throw failed(group, e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MetadataUnavailableException("interrupted while waiting for Raft group " + group.id(), e);
-        }
-    }
-
-
-    private static MetadataUnavailableException failed(GroupPlan.Group group, Throwable failure) {
-        return new MetadataUnavailableException("Raft group " + group.id() + " (members " + group.members()
-                + ") failed: " + failure, failure);
-    }
-
     // Versions a command adds are ordered by this stamp (and after the key's newest), so every member orders them
     // alike; strictly increasing on this node, from its clock in microseconds.
     private long nextStamp() {
@@ -553,7 +424,7 @@ public final class RaftReplication implements Replication {
         }
         for (GroupPlan.Group group : plan.groups()) {
             if (group.hasMember(host.self())) {
-                awaitDivision(group);
+                calls.awaitDivision(group);
                 return host.stateMachine(group.id()).flatMap(CommandStateMachine::openStore).map(MetadataStore.class::cast);
             }
         }
