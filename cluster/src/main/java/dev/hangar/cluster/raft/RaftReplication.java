@@ -263,6 +263,23 @@ public final class RaftReplication implements Replication {
         return machine.get().openStore().map(query::runOn);
     }
 
+    /**
+     * Brings this node's replicas up to every command committed before the call: a ReadIndex barrier on each group
+     * it is a member of, in every read mode (a follower in lease mode would otherwise forward its reads and never
+     * wait for its own replica). For tests of the whole-store views (statistics, block references), which read this
+     * node's replicas only.
+     */
+    void catchUp() {
+        GroupPlan plan = calls.requirePlan();
+        for (GroupPlan.Group group : plan.groups()) {
+            if (group.hasMember(host.self())) {
+                calls.awaitDivision(group);
+                host.stateMachine(group.id()).ifPresent(machine ->
+                        new LocalRead<>(new ReadQuery.ListBuckets(), group, machine).await());
+            }
+        }
+    }
+
     /** Whether settings reads are linearizable too (tests of the contract), instead of read from a member's replica. */
     void linearizableSettings(boolean linearizable) {
         this.linearizableSettings = linearizable;

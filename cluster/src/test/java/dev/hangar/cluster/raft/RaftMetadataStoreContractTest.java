@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * group's log, so the conditions that the leaderless mode can only check against a coordinator's quorum read
  * (If-None-Match, Object Lock, parts, concurrent changes of one version or one access key) hold across nodes.
  *
- * <p>Before a whole-store view of one node (statistics, block references), {@code catchUp} reads every group
- * through that node: the barriers make its replicas hold every committed command.
+ * <p>Before a whole-store view of one node (statistics, block references), {@code catchUp} puts a ReadIndex barrier
+ * on each of its groups: its replicas then hold every committed command, even on a follower in lease mode, whose
+ * reads go to the leader.
  *
  * <p>Settings are read linearizably here: by default a member reads them from its own replica, which a settings
  * change waits (at most a second) to reach every member; on a machine too loaded for that second, the contract's
@@ -40,7 +41,7 @@ class RaftMetadataStoreContractTest extends AbstractMetadataStoreContractTest {
         }
         return new RoundRobinStore(cluster.nodes().stream()
                 .map(node -> ((RaftReplication) node.replication()).newView()).toList(),
-                index -> cluster.node(index).metadata().listBuckets());
+                index -> RaftCluster.raft(cluster.node(index)).catchUp());
     }
 
     // Runs before the contract's own @AfterEach closes the store: closing it twice is harmless.
