@@ -29,7 +29,9 @@ import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.rpc.SupportedRpcType;
@@ -180,6 +182,38 @@ final class RaftHost implements AutoCloseable {
                 GroupManagementRequest.newAdd(clientId, server.getId(), callIds.incrementAndGet(), group));
         if (!reply.isSuccess() && !hasGroup(group.getGroupId())) {
             throw new IOException("cannot add Raft group " + group.getGroupId() + ": " + reply.getException());
+        }
+    }
+
+    /**
+     * Removes this node's division of a group whose members no longer include it, deleting its log and store: the
+     * group's members have its commands.
+     */
+    void removeGroup(RaftGroupId id) throws IOException {
+        dropClient(id);
+        RaftClientReply reply = server.groupManagement(GroupManagementRequest.newRemove(
+                clientId, server.getId(), callIds.incrementAndGet(), id, true, false));
+        if (!reply.isSuccess() && hasGroup(id)) {
+            throw new IOException("cannot remove Raft group " + id + ": " + reply.getException());
+        }
+    }
+
+    /**
+     * Asks this node's division, which leads the group, to change its members from {@code current} to {@code
+     * target}: Ratis first brings new members up to date, then commits the joint and the new membership in the log.
+     * Compare-and-set, so a change made in between makes this one fail instead of undoing it.
+     */
+    CompletableFuture<RaftClientReply> setMembers(RaftGroupId id, List<RaftPeer> current, List<RaftPeer> target) {
+        SetConfigurationRequest.Arguments arguments = SetConfigurationRequest.Arguments.newBuilder()
+                .setServersInCurrentConf(current)
+                .setServersInNewConf(target)
+                .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
+                .build();
+        try {
+            return server.setConfigurationAsync(new SetConfigurationRequest(
+                    clientId, server.getId(), id, callIds.incrementAndGet(), arguments));
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 

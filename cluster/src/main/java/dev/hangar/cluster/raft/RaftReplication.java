@@ -107,7 +107,8 @@ public final class RaftReplication implements Replication {
             RaftAddresses addresses = new RaftAddresses(client, rpcAddresses);
             RaftAddresses.serve(server, () -> host.address().getPort());
             addresses.own(self, host.address().getPort());
-            GroupKeeper keeper = new GroupKeeper(host, addresses, folder);
+            GroupKeeper keeper = new GroupKeeper(host, addresses, new GroupFormation(client, rpcAddresses), folder);
+            GroupFormation.serve(server, keeper::formedOn);
             GroupPlan plan = keeper.plan();
             if (plan != null) {
                 plan.groups().forEach(group -> group.members().forEach(host.faults()::register));
@@ -119,7 +120,7 @@ public final class RaftReplication implements Replication {
         }
     }
 
-    /** Takes the cluster's current layout: the first one forms the groups. */
+    /** Takes the cluster's current layout: the first one forms the groups, later ones change their members. */
     public void layout(ClusterLayout layout) {
         layout.roles().forEach(role -> host.faults().register(role.id()));
         keeper.layout(layout);
@@ -243,7 +244,7 @@ public final class RaftReplication implements Replication {
     private <T> Optional<T> readSettingsLocally(ReadQuery<T> query, GroupPlan.Group group) {
         Optional<RaftServer.Division> division = host.division(group.id());
         Optional<CommandStateMachine> machine = host.stateMachine(group.id());
-        if (division.isEmpty() || machine.isEmpty()) {
+        if (division.isEmpty() || machine.isEmpty() || !inMembership(division.get())) {
             return Optional.empty();
         }
         long committed = division.get().getRaftLog().getLastCommittedIndex();
@@ -278,6 +279,14 @@ public final class RaftReplication implements Replication {
                         new LocalRead<>(new ReadQuery.ListBuckets(), group, machine).await());
             }
         }
+    }
+
+    // Whether the division's membership (its latest, from its log) counts this node in. A new member is not until
+    // the leader has brought it up to date and logged the membership with it, and its log then holds every command
+    // committed before; a member being removed is not either.
+    private boolean inMembership(RaftServer.Division division) {
+        RaftPeerId self = RaftHost.peerId(host.self());
+        return division.getRaftConf().getCurrentPeers().stream().anyMatch(peer -> peer.getId().equals(self));
     }
 
     /** Whether settings reads are linearizable too (tests of the contract), instead of read from a member's replica. */
@@ -326,7 +335,8 @@ public final class RaftReplication implements Replication {
     private <T> GroupRead<T> startRead(ReadQuery<T> query, GroupPlan.Group group) {
         Optional<CommandStateMachine> machine = host.stateMachine(group.id());
         boolean leader = host.division(group.id()).map(division -> division.getInfo().isLeader()).orElse(false);
-        if (machine.isPresent() && (leader || settings.reads() == RaftSettings.Reads.READ_INDEX)) {
+        if (machine.isPresent() && group.hasMember(host.self())
+                && (leader || settings.reads() == RaftSettings.Reads.READ_INDEX)) {
             return new LocalRead<>(query, group, machine.get());
         }
         return new ForwardedRead<>(query, group);
@@ -474,6 +484,11 @@ public final class RaftReplication implements Replication {
     Optional<RaftServer.Division> divisionOf(String route) {
         GroupPlan plan = keeper.plan();
         return plan == null ? Optional.empty() : host.division(plan.groupOf(route).id());
+    }
+
+    /** This node's division of {@code group}, if it has one: for tests. */
+    Optional<RaftServer.Division> divisionOf(GroupPlan.Group group) {
+        return host.division(group.id());
     }
 
     /** This node's replica of the group of {@code route}'s bucket, read directly (no barrier): for tests. */

@@ -48,6 +48,12 @@ final class RaftCluster implements AutoCloseable {
         return start(dir, size, new RaftSettings("127.0.0.1", 0, reads, Duration.ofMillis(20)));
     }
 
+    /** Settings that snapshot every 20 entries in 64 KiB log segments: a returning or new member gets a snapshot. */
+    static RaftSettings smallSnapshots(RaftSettings.Reads reads) {
+        return new RaftSettings("127.0.0.1", 0, reads, Duration.ofMillis(20), 20, 64 * 1024,
+                RaftSettings.DEFAULT_REQUEST_DEADLINE);
+    }
+
     /** As {@link #start(Path, int, RaftSettings.Reads)}, each node with these settings (its port picked at start). */
     static RaftCluster start(Path dir, int size, RaftSettings settings) {
         RaftCluster cluster = new RaftCluster(dir, size, settings);
@@ -59,9 +65,12 @@ final class RaftCluster implements AutoCloseable {
                 }
             }
             long deadline = System.nanoTime() + WAIT.toNanos();
-            while (!cluster.nodes.stream().allMatch(node -> node.control().orElseThrow().layout().version() >= 1)) {
+            // The layout first, then the groups: a node plans them when its layout listener runs, just after.
+            while (!cluster.nodes.stream().allMatch(node -> node.control().orElseThrow().layout().version() >= 1
+                    && raft(node).plan() != null)) {
                 if (System.nanoTime() > deadline) {
-                    throw new AssertionError("the " + size + " nodes did not form a layout within " + WAIT);
+                    throw new AssertionError("the " + size + " nodes did not form a layout and its Raft groups within "
+                            + WAIT);
                 }
                 Thread.sleep(50);
             }
@@ -85,6 +94,11 @@ final class RaftCluster implements AutoCloseable {
                 settings.withPort(raftPort));
         nodes.add(node);
         return node;
+    }
+
+    /** Starts one more node, named {@code id}: it joins the cluster, whose layout stays as it is until a change. */
+    ClusterNode add(String id) {
+        return startNode(id, 0, 0);
     }
 
     /** Stops node {@code index} (a clean close) and returns a restart of it on its data and ports. */

@@ -40,9 +40,7 @@ class RaftSnapshotTest {
 
     @Test
     void aFollowerBehindThePurgedLogIsSentTheSnapshotAndCatchesUp() throws Exception {
-        RaftSettings settings = new RaftSettings("127.0.0.1", 0, RaftSettings.Reads.LEASE, Duration.ofMillis(20), 20,
-                64 * 1024, RaftSettings.DEFAULT_REQUEST_DEADLINE);
-        try (RaftCluster cluster = RaftCluster.start(dir, 3, settings)) {
+        try (RaftCluster cluster = RaftCluster.start(dir, 3, RaftCluster.smallSnapshots(RaftSettings.Reads.LEASE))) {
             cluster.node(0).metadata().createBucket(new BucketRecord(BUCKET, NOW, "us-east-1"));
             int follower = followerOf(cluster);
             int leader = leaderOf(cluster);
