@@ -5,7 +5,7 @@ import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /** Reads a size in bytes: {@code 256}, {@code 256B}, {@code 4KiB}, {@code 10MiB}, {@code 1GiB}. */
-final class ByteSize implements ITypeConverter<Integer> {
+public final class ByteSize implements ITypeConverter<Integer> {
 
     @Override
     public Integer convert(String value) {
@@ -30,7 +30,7 @@ final class ByteSize implements ITypeConverter<Integer> {
         }
     }
 
-    static String format(long bytes) {
+    public static String format(long bytes) {
         if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) {
             return bytes / (1024 * 1024) + "MiB";
         }
