@@ -1,0 +1,42 @@
+package dev.hangar.bench.consensus;
+
+/**
+ * The rounds docs/cluster.md says a request pays, per policy and coordinator role, against which the lab's
+ * measurements are read ({@link ConsensusTable}) and the smoke test checks the benchmarks' roles.
+ *
+ * <p>Object calls ("Round trips per S3 operation", "The Raft mode"): leaderless, one round for every small-object
+ * request through any node, a replica or not (a quorum write, or a quorum read), except a conditional write, which
+ * reads the key from a quorum before it writes (two). Raft: a command costs the append
+ * through the group's leader, the forward and then the append from anywhere else; a read costs nothing on the leader
+ * under its lease or with leader reads, a heartbeat round with read-index, and from elsewhere the forward to the
+ * leader (plus the leader's heartbeat round for read-index from outside the group; a follower in read-index mode
+ * does the ReadIndex itself, one round).
+ *
+ * <p>Settings reads: leaderless nodes serve them from a cache refreshed in the background (a request pays for one
+ * only on a miss: not expected while requests keep it warm); Raft members from their own replica; a Raft gateway,
+ * a member of no group, forwards each one as it forwards an object read.
+ */
+final class ExpectedRounds {
+    private ExpectedRounds() {}
+
+    static int object(Policy policy, Role role, Operation operation) {
+        return switch (policy) {
+            case LEADERLESS -> operation == Operation.CONDITIONAL_PUT ? 2 : 1;
+            case RAFT_LEASE, RAFT_READ_INDEX, RAFT_LEADER -> operation.isCommand()
+                    ? (role == Role.LEADER ? 1 : 2)
+                    : raftRead(policy, role);
+        };
+    }
+
+    static int settings(Policy policy, Role role, Operation operation) {
+        return policy.isRaft() && role == Role.GATEWAY ? operation.settingsReads() * raftRead(policy, role) : 0;
+    }
+
+    private static int raftRead(Policy policy, Role role) {
+        return switch (role) {
+            case LEADER -> policy == Policy.RAFT_READ_INDEX ? 1 : 0;
+            case FOLLOWER -> 1;
+            case GATEWAY -> policy == Policy.RAFT_READ_INDEX ? 2 : 1;
+        };
+    }
+}
