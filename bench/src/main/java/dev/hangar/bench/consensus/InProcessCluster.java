@@ -10,6 +10,7 @@ import dev.hangar.cluster.NodeConfig;
 import dev.hangar.cluster.ReclaimConfig;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.layout.NodeRole;
 import dev.hangar.cluster.layout.Partitioning;
 import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.MembershipTiming;
@@ -56,9 +57,10 @@ import java.util.stream.Stream;
  * each in a zone of its own, and one gateway of capacity 0, at replication factor 3, under a temporary folder that
  * {@link #close} removes. Ports are picked at start. Every wait is bounded by {@link #WAIT}.
  *
- * <p>The gateway starts first and its id sorts before the storage nodes', so it is the node that forms the first
- * layout (bootstrap-expect) and that layout includes it: the Raft fault hook delays only the traffic of nodes the
- * layout names, and a gateway left out of it would talk to the groups without delay.
+ * <p>The first layout is applied explicitly, as an operator applies one, once every node sees every other up, and
+ * names them all, the gateway included: the Raft fault hook delays only the traffic of nodes the layout names, and a
+ * gateway left out of it would talk to the groups without delay. (Bootstrap-expect plans from the nodes its node
+ * sees up at that moment, which on a loaded machine may leave out a gateway that was slow to answer a ping.)
  */
 final class InProcessCluster implements AutoCloseable {
     static final NodeId GATEWAY = new NodeId("gateway");
@@ -70,6 +72,7 @@ final class InProcessCluster implements AutoCloseable {
     private final Path dir;
     private final Policy policy;
     private final Map<NodeId, ClusterNode> nodes = new LinkedHashMap<>();
+    private final Map<NodeId, NodeRole> roles = new LinkedHashMap<>();
 
     private InProcessCluster(Path dir, Policy policy) {
         this.dir = dir;
@@ -77,9 +80,9 @@ final class InProcessCluster implements AutoCloseable {
     }
 
     /**
-     * Starts the gateway and {@code storage} storage nodes, and waits until every node has a first layout that
-     * names them all and sees every node up; in the Raft mode, also until every group is led by its preferred
-     * leader (its first replica) in the eyes of all its members.
+     * Starts the gateway and {@code storage} storage nodes, applies the first layout once every node sees every other
+     * up, and waits until every node has it; in the Raft mode, also until every group is led by its preferred leader
+     * (its first replica) in the eyes of all its members.
      */
     static InProcessCluster start(Policy policy, int storage, SyncPolicy sync) {
         if (storage < 3) {
@@ -94,12 +97,17 @@ final class InProcessCluster implements AutoCloseable {
         try {
             // A fresh secret per cluster: the nodes authenticate each other as real ones do.
             ClusterSecret secret = ClusterSecret.of(HexFormat.of().formatHex(new SecureRandom().generateSeed(16)));
-            InetSocketAddress seed = cluster.startNode(GATEWAY, "zone-gateway", 0, storage, List.of(), secret, sync);
+            InetSocketAddress seed = cluster.startNode(new NodeRole(GATEWAY, "zone-gateway", 0), List.of(), secret,
+                    sync);
             for (int i = 1; i <= storage; i++) {
-                cluster.startNode(new NodeId("node-" + i), "zone-" + i, 100, storage, List.of(seed), secret, sync);
+                cluster.startNode(new NodeRole(new NodeId("node-" + i), "zone-" + i, 100), List.of(seed), secret,
+                        sync);
             }
-            await("a first layout naming all " + (storage + 1) + " nodes, every node up everywhere",
-                    () -> cluster.formed(storage + 1));
+            await("all " + (storage + 1) + " nodes up in every node's view", cluster::allUp);
+            ClusterControl applying = control(cluster.node(GATEWAY));
+            cluster.roles.values().forEach(applying::stage);
+            applying.apply(0);
+            await("the first layout on every node", cluster::onFirstLayout);
             if (policy.isRaft()) {
                 await("every Raft group led by its preferred leader", cluster::preferredLeadersLead);
             }
@@ -110,19 +118,16 @@ final class InProcessCluster implements AutoCloseable {
         }
     }
 
-    private InetSocketAddress startNode(NodeId id, String zone, long capacity, int storage,
-            List<InetSocketAddress> seeds, ClusterSecret secret, SyncPolicy sync) {
-        ClusterSettings settings = ClusterSettings.defaults(secret).withNodeId(id.value()).withRole(zone, capacity)
-                .withRpc("127.0.0.1", 0).withSeeds(seeds).withBootstrapExpect(storage);
-        NodeConfig config = new NodeConfig(dir.resolve(id.value()), sync, 8L << 20, Duration.ofMinutes(1));
+    private InetSocketAddress startNode(NodeRole role, List<InetSocketAddress> seeds, ClusterSecret secret,
+            SyncPolicy sync) {
+        ClusterSettings settings = ClusterSettings.defaults(secret).withNodeId(role.id().value())
+                .withRole(role.zone(), role.capacity()).withRpc("127.0.0.1", 0).withSeeds(seeds);
+        NodeConfig config = new NodeConfig(dir.resolve(role.id().value()), sync, 8L << 20, Duration.ofMinutes(1));
         ClusterNode node = Cluster.node(config, MaintenanceConfig.DEFAULTS, settings, TIMING, ReclaimConfig.DEFAULTS,
                 policy.raftSettings());
-        nodes.put(id, node);
+        nodes.put(role.id(), node);
+        roles.put(role.id(), role);
         return control(node).address();
-    }
-
-    Policy policy() {
-        return policy;
     }
 
     ClusterNode node(NodeId id) {
@@ -141,22 +146,18 @@ final class InProcessCluster implements AutoCloseable {
         return control(node(GATEWAY)).layout();
     }
 
-    private boolean formed(int size) {
-        for (ClusterNode node : nodes.values()) {
-            ClusterLayout layout = control(node).layout();
-            if (layout.version() < 1 || nodes.keySet().stream().anyMatch(id -> layout.role(id).isEmpty())) {
-                if (layout.version() >= 1) {
-                    throw new IllegalStateException("the first layout left out nodes: " + layout.roles());
-                }
-                return false;
-            }
+    private boolean allUp() {
+        return nodes.values().stream().allMatch(node -> {
             Map<NodeId, PeerStatus> statuses = control(node).statuses();
-            if (nodes.keySet().stream().anyMatch(id -> statuses.get(id) == null
-                    || statuses.get(id).state() != PeerStatus.State.UP)) {
-                return false;
-            }
-        }
-        return nodes.size() == size;
+            return nodes.keySet().stream().allMatch(id -> statuses.get(id) != null
+                    && statuses.get(id).state() == PeerStatus.State.UP);
+        });
+    }
+
+    private boolean onFirstLayout() {
+        return nodes.values().stream().map(node -> control(node).layout())
+                .allMatch(layout -> layout.version() >= 1 && roles.keySet().stream().allMatch(id -> layout.role(id)
+                        .isPresent()));
     }
 
     // Every group of the plan (each node lists them all), seen by each of its members as led by its first member,
