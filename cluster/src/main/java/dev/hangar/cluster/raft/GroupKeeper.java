@@ -76,7 +76,6 @@ final class GroupKeeper implements AutoCloseable {
     private volatile @Nullable GroupPlan formation;
     private volatile @Nullable GroupPlan plan;
     private volatile @Nullable ClusterLayout latest;
-    private volatile boolean ready;
     private boolean reconciling;
 
     GroupKeeper(RaftHost host, RaftAddresses addresses, GroupFormation formations, Path folder) {
@@ -104,11 +103,6 @@ final class GroupKeeper implements AutoCloseable {
     /** The layout the groups were formed on, if they were: what other nodes ask for ({@link GroupFormation}). */
     @Nullable ClusterLayout formedOn() {
         return formedOn;
-    }
-
-    /** Whether this node's divisions are those its plan gives it, and every membership is the planned one. */
-    boolean ready() {
-        return ready;
     }
 
     /** Takes a layout: forms the groups on the first one, gives them new members on later ones. */
@@ -198,7 +192,6 @@ final class GroupKeeper implements AutoCloseable {
             LOG.log(Level.WARNING, "keeping the Raft groups in line with the layout failed; retrying", e);
             settled = false;
         }
-        ready = settled;
         if (!settled) {
             try {
                 retries.schedule(this::reconcileSoon, RETRY.toMillis(), TimeUnit.MILLISECONDS);
@@ -215,7 +208,7 @@ final class GroupKeeper implements AutoCloseable {
             return false;
         }
         boolean allAnswered = true;
-        for (NodeId node : storageNodes(layout)) {
+        for (NodeId node : layout.partitionCounts().keySet()) {
             if (node.equals(host.self())) {
                 continue;
             }
@@ -239,14 +232,6 @@ final class GroupKeeper implements AutoCloseable {
         form(layout, "formed on layout v" + layout.version() + ", no other node having groups");
         follow();
         return true;
-    }
-
-    private static Set<NodeId> storageNodes(ClusterLayout layout) {
-        Set<NodeId> nodes = new java.util.TreeSet<>();
-        for (int partition = 0; partition < layout.partitions(); partition++) {
-            nodes.addAll(layout.replicas(partition));
-        }
-        return nodes;
     }
 
     // One pass over the groups: true when nothing is left to do.
@@ -321,7 +306,7 @@ final class GroupKeeper implements AutoCloseable {
     // left for the operator: its replica may be one a majority counts.
     private void rejoin(GroupPlan.Group group, RaftServer.Division division) throws IOException {
         RaftPeerId self = RaftHost.peerId(host.self());
-        if (division.getRaftConf().getCurrentPeers().stream().anyMatch(peer -> peer.getId().equals(self))
+        if (host.countsSelf(division)
                 || division.getRaftConf().getPreviousPeers().stream().anyMatch(peer -> peer.getId().equals(self))) {
             LOG.warning(() -> "Raft group " + group.id() + ": this member's division has stopped; restart the node"
                     + " once its log shows why");

@@ -217,6 +217,15 @@ final class RaftHost implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the division's membership (its latest, from its log) counts this node in. A new member is not until
+     * the leader has brought it up to date and logged the membership with it, and its log then holds every command
+     * committed before; a member being removed is not either.
+     */
+    boolean countsSelf(RaftServer.Division division) {
+        return division.getRaftConf().getCurrentPeers().stream().anyMatch(peer -> peer.getId().equals(server.getId()));
+    }
+
     /** This node's division of a group, if it is a member and has added it. */
     Optional<RaftServer.Division> division(RaftGroupId id) {
         if (!hasGroup(id)) {

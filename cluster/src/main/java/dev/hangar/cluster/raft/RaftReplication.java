@@ -244,7 +244,7 @@ public final class RaftReplication implements Replication {
     private <T> Optional<T> readSettingsLocally(ReadQuery<T> query, GroupPlan.Group group) {
         Optional<RaftServer.Division> division = host.division(group.id());
         Optional<CommandStateMachine> machine = host.stateMachine(group.id());
-        if (division.isEmpty() || machine.isEmpty() || !inMembership(division.get())) {
+        if (division.isEmpty() || machine.isEmpty() || !host.countsSelf(division.get())) {
             return Optional.empty();
         }
         long committed = division.get().getRaftLog().getLastCommittedIndex();
@@ -279,14 +279,6 @@ public final class RaftReplication implements Replication {
                         new LocalRead<>(new ReadQuery.ListBuckets(), group, machine).await());
             }
         }
-    }
-
-    // Whether the division's membership (its latest, from its log) counts this node in. A new member is not until
-    // the leader has brought it up to date and logged the membership with it, and its log then holds every command
-    // committed before; a member being removed is not either.
-    private boolean inMembership(RaftServer.Division division) {
-        RaftPeerId self = RaftHost.peerId(host.self());
-        return division.getRaftConf().getCurrentPeers().stream().anyMatch(peer -> peer.getId().equals(self));
     }
 
     /** Whether settings reads are linearizable too (tests of the contract), instead of read from a member's replica. */
