@@ -36,9 +36,9 @@ import java.util.logging.Logger;
  * written before it is announced, so that a node never announces what a crash could make it forget.
  * Staged changes live in memory only: they are an operator's draft, cheap to stage again.
  *
- * <p>With {@code bootstrapExpect = N}, a node with no layout yet (version 0) that sees N storage nodes
- * UP, itself included, and has the smallest id among the nodes UP, plans and applies the first
- * layout from all their roles. Should two nodes still both do it (each missing the other), their
+ * <p>With {@code bootstrapExpect = N}, a storage node with no layout yet (version 0) that sees N
+ * storage nodes UP, itself included, and has the smallest id among them, plans and applies the first
+ * layout from the roles of every node UP (gateways included). A gateway never bootstraps. Should two nodes still both do it (each missing the other), their
  * two version-1 layouts differ in hash; without cluster ids everyone would converge on one of them,
  * but each of the two nodes has made a cluster id of its own, so they form two clusters that refuse
  * each other (see {@link ClusterIdentity}). Starting exactly the expected storage nodes, as the docs
@@ -231,9 +231,12 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
             return;
         }
         List<PeerStatus> up = statuses.values().stream().filter(s -> s.state() == PeerStatus.State.UP).toList();
-        long storage = up.stream().filter(s -> s.capacity() > 0).count();
-        NodeId smallest = up.stream().map(PeerStatus::id).min(NodeId::compareTo).orElse(self);
-        if (storage < bootstrapExpect || !smallest.equals(self)) {
+        // Only a storage node forms the first layout, the smallest of the storage nodes it sees up: a
+        // gateway is no part of "the expected storage nodes", and counting it let a gateway with a small
+        // id and a storage node that had not seen the gateway yet both bootstrap (two clusters).
+        List<PeerStatus> storage = up.stream().filter(s -> s.capacity() > 0).toList();
+        NodeId smallest = storage.stream().map(PeerStatus::id).min(NodeId::compareTo).orElse(null);
+        if (storage.size() < bootstrapExpect || !self.equals(smallest)) {
             return;
         }
         ClusterLayout first;

@@ -145,6 +145,25 @@ class LayoutManagerTest {
     }
 
     /**
+     * A gateway never forms the first layout, even with the smallest id, and does not keep the smallest
+     * storage node from forming it: else a storage node that has not seen the gateway yet and the gateway
+     * would both bootstrap, as two clusters.
+     */
+    @Test
+    void aGatewayNeitherBootstrapsNorKeepsTheSmallestStorageNodeFromIt() {
+        NodeId gateway = new NodeId("0-gateway"); // smaller than every storage node id
+        try (LayoutManager onGateway = manager(dir.resolve("gw"), gateway, 2);
+                LayoutManager onA = manager(dir.resolve("a"), A, 2)) {
+            Map<NodeId, PeerStatus> all = Map.of(gateway, up(gateway, 0), A, up(A, 1), B, up(B, 1));
+            onGateway.round(all);
+            assertThat(onGateway.current().version()).isZero();
+            onA.round(all);
+            assertThat(onA.current().version()).isEqualTo(1);
+            assertThat(onA.current().roles()).extracting(NodeRole::id).contains(gateway, A, B);
+        }
+    }
+
+    /**
      * Layouts from other nodes: a replica set shorter than the factor allows, another replication
      * factor or partition count, or a node nobody knows are rejected and change nothing; the same
      * layout is adopted once the node it names has joined.
