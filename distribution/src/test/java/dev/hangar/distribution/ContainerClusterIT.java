@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.github.dockerjava.api.exception.NotFoundException;
+import dev.hangar.bench.lab.LabDocker;
+import dev.hangar.bench.lab.NodeContainers;
 import dev.hangar.distribution.support.Digests;
 import dev.hangar.distribution.support.RandomContent;
 import dev.hangar.distribution.support.S3Clients;
@@ -11,7 +13,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,10 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
-import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.lifecycle.Startables;
-import org.testcontainers.utility.DockerImageName;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import tools.jackson.databind.JsonNode;
@@ -52,13 +50,10 @@ import tools.jackson.databind.JsonNode;
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ContainerClusterIT {
     private static final String IMAGE = System.getProperty("hangar.image", "hangar:dev");
-    private static final String ACCESS_KEY = "HANGARCONTAINERKEY01";
-    private static final String SECRET_KEY = "hangar-container-secret-0123456789abcdef";
-    private static final String CLUSTER_SECRET = "hangar-container-cluster-secret-0123456789";
-    private static final String ADMIN_TOKEN = "hangar-container-admin-token-0123456789";
+    private static final NodeContainers.Secrets SECRETS = new NodeContainers.Secrets("HANGARCONTAINERKEY01",
+            "hangar-container-secret-0123456789abcdef", "hangar-container-admin-token-0123456789",
+            "hangar-container-cluster-secret-0123456789");
     private static final List<String> NODES = List.of("n1", "n2", "n3");
-    private static final int S3_PORT = 9000;
-    private static final int MANAGEMENT_PORT = 9001;
     /** Three JVMs starting at once on a loaded 2-core machine; alone, one starts in a few seconds. */
     private static final Duration STARTUP = Duration.ofMinutes(4);
     /** From all three answering to one layout with every node up (and, with Raft, every group led). */
@@ -77,7 +72,7 @@ class ContainerClusterIT {
         // Testcontainers 2 asks for API 1.44 unless told otherwise, newer than Debian's engine (20.10 speaks
         // 1.41) accepts: speak the engine's own version. -Dapi.version=... overrides.
         if (System.getProperty("api.version") == null) {
-            String version = engineApiVersion();
+            String version = LabDocker.engineApiVersion();
             if (version != null) {
                 System.setProperty("api.version", version);
             }
@@ -118,8 +113,8 @@ class ContainerClusterIT {
                         replication, seconds(up - started), seconds(System.nanoTime() - up));
 
                 for (GenericContainer<?> node : nodes) {
-                    clients.add(S3Clients.sync(URI.create("http://" + node.getHost() + ":" + node.getMappedPort(S3_PORT)),
-                            ACCESS_KEY, SECRET_KEY));
+                    clients.add(S3Clients.sync(URI.create("http://" + node.getHost() + ":" + node.getMappedPort(NodeContainers.S3_PORT)),
+                            SECRETS.accessKey(), SECRETS.secretKey()));
                 }
                 writeThroughEachAndReadThroughEvery(clients, nodes, "containers-" + replication);
             } finally {
@@ -164,40 +159,20 @@ class ContainerClusterIT {
 
     private static GenericContainer<?> node(Network network, int index, String replication) {
         String id = NODES.get(index);
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("JAVA_TOOL_OPTIONS", "-Xmx256m");
-        env.put("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY);
-        env.put("HANGAR_ROOT_SECRET_KEY", SECRET_KEY);
-        env.put("HANGAR_ADMIN_TOKEN", ADMIN_TOKEN);
-        env.put("HANGAR_CLUSTER_SECRET", CLUSTER_SECRET);
-        env.put("HANGAR_CLUSTER_NODE_ID", id);
-        env.put("HANGAR_CLUSTER_ZONE", "zone-" + "abc".charAt(index));
+        Map<String, String> env = NodeContainers.clusterEnv(SECRETS, id, "zone-" + "abc".charAt(index), replication);
         // Other containers reach this one by its network alias; the same seed list on every node, itself included.
         env.put("HANGAR_CLUSTER_ADVERTISED_ADDRESS", id);
         env.put("HANGAR_CLUSTER_SEEDS", NODES.stream().map(node -> node + ":3901").collect(Collectors.joining(",")));
         env.put("HANGAR_CLUSTER_BOOTSTRAP_EXPECT", Integer.toString(NODES.size()));
-        env.put("HANGAR_CLUSTER_REPLICATION", replication);
-        // Test data on the containers' scratch volumes: no point in waiting for fsync.
-        env.put("HANGAR_STORAGE_SYNC", "none");
-        env.put("HANGAR_WEBSITE_ENABLED", "false");
-        return new GenericContainer<>(DockerImageName.parse(IMAGE))
-                .withImagePullPolicy(image -> false)
-                .withNetwork(network)
-                .withNetworkAliases(id)
-                .withEnv(env)
-                .withExposedPorts(S3_PORT, MANAGEMENT_PORT)
-                // Over HTTP from here: the image has no shell for Testcontainers' in-container port checks.
-                .waitingFor(Wait.forHttp("/actuator/health").forPort(MANAGEMENT_PORT)
-                        .forStatusCodeMatching(status -> status == 200 || status == 503)
-                        .withStartupTimeout(STARTUP));
+        return NodeContainers.node(IMAGE, network, id, env, STARTUP);
     }
 
     /** Waits until every node has the first layout, sees the three nodes up and, with Raft, knows every group's leader. */
     private static void awaitFormed(List<GenericContainer<?>> nodes, HttpClient http, String replication)
             throws InterruptedException {
         List<AdminApi> admins = nodes.stream()
-                .map(node -> new AdminApi(URI.create("http://" + node.getHost() + ":" + node.getMappedPort(MANAGEMENT_PORT)),
-                        http, ADMIN_TOKEN))
+                .map(node -> new AdminApi(URI.create("http://" + node.getHost() + ":" + node.getMappedPort(NodeContainers.MANAGEMENT_PORT)),
+                        http, SECRETS.adminToken()))
                 .toList();
         long deadline = System.nanoTime() + FORMATION.toNanos();
         Map<String, String> last = new TreeMap<>();
@@ -253,38 +228,13 @@ class ContainerClusterIT {
         return null;
     }
 
-    /** The engine's API version as the docker CLI reports it, or null without a CLI that answers. */
-    private static @Nullable String engineApiVersion() throws IOException, InterruptedException {
-        Process docker;
-        try {
-            docker = new ProcessBuilder("docker", "version", "--format", "{{.Server.APIVersion}}")
-                    .redirectErrorStream(true).start();
-        } catch (IOException noCli) {
-            return null;
-        }
-        if (!docker.waitFor(30, TimeUnit.SECONDS)) {
-            docker.destroyForcibly();
-            return null;
-        }
-        String output = new String(docker.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        return docker.exitValue() == 0 && output.matches("\\d+\\.\\d+") ? output : null;
-    }
-
     /** The end of every container's output, for failure messages. */
     private static String logs(List<GenericContainer<?>> nodes) {
-        StringBuilder text = new StringBuilder();
+        Map<String, GenericContainer<?>> byId = new LinkedHashMap<>();
         for (int i = 0; i < nodes.size(); i++) {
-            String log;
-            try {
-                log = nodes.get(i).getLogs();
-            } catch (RuntimeException notStarted) {
-                log = "(no log: " + notStarted + ")";
-            }
-            List<String> lines = log.lines().toList();
-            text.append("---- ").append(NODES.get(i)).append(" (last 60 lines)\n");
-            lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(line -> text.append(line).append('\n'));
+            byId.put(NODES.get(i), nodes.get(i));
         }
-        return text.toString();
+        return NodeContainers.logs(byId, 60);
     }
 
     private static long seconds(long nanos) {

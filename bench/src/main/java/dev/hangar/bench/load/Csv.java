@@ -8,16 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Comma-separated values with a header line; the cells written here never need quoting. */
-final class Csv {
+public final class Csv {
 
     private final List<String> header;
     private final List<List<String>> rows = new ArrayList<>();
 
-    Csv(List<String> header) {
+    public Csv(List<String> header) {
         this.header = List.copyOf(header);
     }
 
-    Csv row(List<String> cells) {
+    public Csv row(List<String> cells) {
         if (cells.size() != header.size()) {
             throw new IllegalArgumentException("expected " + header.size() + " cells, got " + cells.size());
         }
@@ -25,7 +25,7 @@ final class Csv {
         return this;
     }
 
-    void write(Path file) throws IOException {
+    public void write(Path file) throws IOException {
         List<String> lines = new ArrayList<>(rows.size() + 1);
         lines.add(String.join(",", header));
         for (List<String> row : rows) {

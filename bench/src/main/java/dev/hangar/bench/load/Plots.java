@@ -18,7 +18,7 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** Plots written with XChart, as PNG or SVG according to the file's extension. */
-final class Plots {
+public final class Plots {
 
     /** Percentiles that draw a latency distribution: dense in the body, then into the tail. */
     private static final double[] CDF_PERCENTILES = cdfPercentiles();
@@ -32,7 +32,7 @@ final class Plots {
     }
 
     /** One line of {@code y} against {@code x}, with markers. */
-    static void line(Path file, String title, String xTitle, String yTitle, String series, double[] x, double[] y)
+    public static void line(Path file, String title, String xTitle, String yTitle, String series, double[] x, double[] y)
         throws IOException {
         XYChart chart = chart(title, xTitle, yTitle);
         chart.getStyler().setLegendVisible(false);
@@ -46,7 +46,7 @@ final class Plots {
      * Several lines of y against x, one per entry of {@code xyBySeries} ({@code {x[], y[]}}), with
      * markers; the series named {@code reference} (if any) is drawn as a plain line, a guide.
      */
-    static void lines(Path file, String title, String xTitle, String yTitle, Map<String, double[][]> xyBySeries,
+    public static void lines(Path file, String title, String xTitle, String yTitle, Map<String, double[][]> xyBySeries,
         String reference) throws IOException {
         XYChart chart = chart(title, xTitle, yTitle);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
