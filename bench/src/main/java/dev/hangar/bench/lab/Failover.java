@@ -69,12 +69,12 @@ final class Failover {
         return new Result(victim, killedAtSecond, seconds, errors, longestGap(successes, duration.toNanos()) / 1e9);
     }
 
-    /** The longest time without a successful request, from the start to the end of the run. */
-    private static long longestGap(List<Long> successes, long durationNanos) {
-        List<Long> sorted;
-        synchronized (successes) {
-            sorted = successes.stream().sorted().toList();
-        }
+    /**
+     * The longest time without a successful request between the start and the end of the run; requests that
+     * end after it (the stragglers a client waits for) do not count, or the wait for the last of them would.
+     */
+    static long longestGap(List<Long> successes, long durationNanos) {
+        List<Long> sorted = successes.stream().filter(at -> at <= durationNanos).sorted().toList();
         long previous = 0;
         long longest = 0;
         for (long at : sorted) {
