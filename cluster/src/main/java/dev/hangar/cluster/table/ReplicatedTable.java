@@ -267,11 +267,15 @@ public final class ReplicatedTable implements AutoCloseable {
         }));
     }
 
-    /** How many replicas answered from a state before {@code entry}: this node by its own copy, read first. */
+    /**
+     * How many replicas answered from a state before {@code entry}: this node by its own copy, read
+     * first (or else by its swap's answer, as any other replica).
+     */
     private int answeredFromBefore(Entry entry, Map<NodeId, Wire.SwapReply> answers, boolean ownCopyRead) {
         int count = ownCopyRead ? 1 : 0;
         for (Map.Entry<NodeId, Wire.SwapReply> answer : answers.entrySet()) {
-            if (!answer.getKey().equals(self) && !heldAlready(entry, answer.getValue())) {
+            boolean counted = ownCopyRead && answer.getKey().equals(self);
+            if (!counted && !heldAlready(entry, answer.getValue())) {
                 count++;
             }
         }
