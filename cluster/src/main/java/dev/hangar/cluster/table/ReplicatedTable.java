@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -193,14 +194,16 @@ public final class ReplicatedTable implements AutoCloseable {
     }
 
     /**
-     * What a {@link #swap} wrote, and what the replicas that acknowledged it held before.
+     * What a {@link #swap} wrote, and what the replicas held before it.
      *
      * @param written the entry, stored at the write quorum
-     * @param previous the winner, under the table's merge rule, of the entries the acknowledging
-     *     replicas held for its key before it: the entry that was current, since the write quorum
+     * @param previous the winner, under the table's merge rule, of the entries the replicas held for
+     *     its key before it: the entry that was current, since the replicas that answered it
+     *     include a write quorum's worth that had not met {@code written} yet, and such a quorum
      *     intersects the quorum of every earlier acknowledged write — unless a concurrent write got
-     *     in between (then it may be an older one, and the one in between is missed). It may win
-     *     over {@code written} too: a concurrent write, or one that {@code written} cannot beat
+     *     in between (then it may be an older one, and the one in between is missed), or too few
+     *     replicas could answer that (see {@link #swap(Entry, List)}). It is never {@code written}
+     *     itself, but may win over it: a concurrent write, or one that {@code written} cannot beat
      * @param peeked for each sort key the swap was asked to peek at, the winner of what those
      *     replicas held there (tombstones included), in the order asked
      */
@@ -218,27 +221,101 @@ public final class ReplicatedTable implements AutoCloseable {
      * {@link #swap} that also reads, in the same round and from the same replicas, the entries of
      * other sort keys of the entry's partition key: what a blind write needs to know to tell
      * whether it was enough.
+     *
+     * <p>A replica may meet the entry before its swap does: read repair (a read through another
+     * node that met it on a faster replica) or anti-entropy can carry it there first, and that
+     * replica then answers the entry itself, which tells nothing of what it replaced (and, as the
+     * newest, would hide the answers that do). So an answer that is the entry counts for nothing;
+     * a coordinator that is a replica reads its own copy before the entry leaves it, an answer
+     * nothing can spoil (its own swap comes only after a remote ack, late enough to be spoilt).
+     * When the quorum's answers leave fewer than a write quorum of replicas that answered from
+     * before the entry, the swap also waits for the other replicas' answers, already on their way
+     * (at most the call timeout, when one is down); if they do not make up the difference either,
+     * {@code previous} may miss what was replaced.
      */
     public CompletableFuture<Swapped> swap(Entry entry, List<byte[]> peek) {
-        return replicate(List.of(entry), true, peek, RoundTrips.current()).thenApply(answers -> {
-            Entry previous = null;
-            List<Entry> peeked = new ArrayList<>(Collections.nCopies(peek.size(), (Entry) null));
-            for (Wire.SwapReply answer : answers) {
-                previous = rule.winner(previous, answer.previous().orElse(null));
-                for (int i = 0; i < peek.size() && i < answer.peeked().size(); i++) {
-                    peeked.set(i, rule.winner(peeked.get(i), answer.peeked().get(i).orElse(null)));
-                }
+        RoundTrips.Tally tally = RoundTrips.current();
+        // Null when this node is no replica, or its copy could not be read: then it answers nothing.
+        CompletableFuture<@Nullable Optional<Entry>> ownCopy = replicasOf(entry.partitionKey()).contains(self)
+                ? CompletableFuture.supplyAsync(() -> local.get(entry.partitionKey(), entry.sortKey()), localExecutor)
+                        .exceptionally(failure -> null)
+                : CompletableFuture.completedFuture(null);
+        return ownCopy.thenCompose(held -> replicate(List.of(entry), true, peek, tally).thenCompose(replicated -> {
+            Map<NodeId, Wire.SwapReply> answers = new LinkedHashMap<>(replicated.answers());
+            int needed = Math.min(config.writeQuorum(), replicated.replicas().size());
+            if (answeredFromBefore(entry, answers, held != null) >= needed) {
+                return CompletableFuture.completedFuture(swapped(entry, held, answers.values(), peek));
             }
-            return new Swapped(entry, Optional.ofNullable(previous), peeked.stream().map(Optional::ofNullable).toList());
-        });
+            List<CompletableFuture<Void>> others = new ArrayList<>();
+            replicated.calls().forEach((node, call) -> {
+                if (!answers.containsKey(node)) {
+                    others.add(call.handle((answer, failure) -> {
+                        if (failure == null) {
+                            synchronized (answers) {
+                                answers.put(node, answer);
+                            }
+                        }
+                        return null;
+                    }));
+                }
+            });
+            return CompletableFuture.allOf(others.toArray(CompletableFuture[]::new)).thenApply(done -> {
+                synchronized (answers) {
+                    return swapped(entry, held, answers.values(), peek);
+                }
+            });
+        }));
     }
+
+    /**
+     * How many replicas answered from a state before {@code entry}: this node by its own copy, read
+     * first (or else by its swap's answer, as any other replica).
+     */
+    private int answeredFromBefore(Entry entry, Map<NodeId, Wire.SwapReply> answers, boolean ownCopyRead) {
+        int count = ownCopyRead ? 1 : 0;
+        for (Map.Entry<NodeId, Wire.SwapReply> answer : answers.entrySet()) {
+            boolean counted = ownCopyRead && answer.getKey().equals(self);
+            if (!counted && !heldAlready(entry, answer.getValue())) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private static boolean heldAlready(Entry entry, Wire.SwapReply answer) {
+        return answer.previous().isPresent() && answer.previous().get().equals(entry);
+    }
+
+    private Swapped swapped(Entry entry, @Nullable Optional<Entry> ownCopy, Collection<Wire.SwapReply> answers,
+            List<byte[]> peek) {
+        Entry previous = ownCopy == null ? null : ownCopy.orElse(null);
+        List<Entry> peeked = new ArrayList<>(Collections.nCopies(peek.size(), (Entry) null));
+        for (Wire.SwapReply answer : answers) {
+            if (!heldAlready(entry, answer)) {
+                previous = rule.winner(previous, answer.previous().orElse(null));
+            }
+            for (int i = 0; i < peek.size() && i < answer.peeked().size(); i++) {
+                peeked.set(i, rule.winner(peeked.get(i), answer.peeked().get(i).orElse(null)));
+            }
+        }
+        return new Swapped(entry, Optional.ofNullable(previous), peeked.stream().map(Optional::ofNullable).toList());
+    }
+
+    /**
+     * What {@link #replicate} got: the replicas of the partition key, the answers that made the
+     * quorum, and the call to every replica (this node's local write included), the others still
+     * running or done.
+     */
+    private record Replicated(List<NodeId> replicas, Map<NodeId, Wire.SwapReply> answers,
+            Map<NodeId, CompletableFuture<Wire.SwapReply>> calls) {}
 
     /**
      * Writes {@code entries}, all of one partition key, to its replicas (see {@link #put}); with
      * {@code swap}, the one entry is swapped in and each acknowledging replica answers what it held
-     * before and at the {@code peek} keys. Completes with those answers (empty ones for a merge).
+     * before and at the {@code peek} keys. Completes with those answers (empty ones for a merge),
+     * once the quorum acknowledged and this node's own write, if it is a replica, is done.
      */
-    private CompletableFuture<Collection<Wire.SwapReply>> replicate(List<Entry> entries, boolean swap,
+    private CompletableFuture<Replicated> replicate(List<Entry> entries, boolean swap,
             List<byte[]> peek, RoundTrips.Tally tally) {
         entries.forEach(entry -> clock.update(entry.timestamp()));
         byte[] partitionKey = entries.getFirst().partitionKey();
@@ -263,23 +340,29 @@ public final class ReplicatedTable implements AutoCloseable {
                     return none;
                 }, localExecutor)
                 : CompletableFuture.completedFuture(none);
-        CompletableFuture<Collection<Wire.SwapReply>> quorum = QuorumCall.<Wire.SwapReply>run("put", replicas,
-                        config.writeQuorum(), replicas.size(), self, node -> node.equals(self) ? localWrite
-                                : call(node, method, payload).thenApply(reply -> {
-                                    if (remoteAcks.incrementAndGet() >= remoteAcksFirst) {
-                                        enoughRemote.complete(null);
-                                    }
-                                    return swap ? checked(Wire.swapReply(reply)) : none;
-                                }))
+        Map<NodeId, CompletableFuture<Wire.SwapReply>> calls = new ConcurrentHashMap<>();
+        CompletableFuture<Map<NodeId, Wire.SwapReply>> quorum = QuorumCall.<Wire.SwapReply>run("put", replicas,
+                        config.writeQuorum(), replicas.size(), self, node -> {
+                            CompletableFuture<Wire.SwapReply> answer = node.equals(self) ? localWrite
+                                    : call(node, method, payload).thenApply(reply -> {
+                                        if (remoteAcks.incrementAndGet() >= remoteAcksFirst) {
+                                            enoughRemote.complete(null);
+                                        }
+                                        return swap ? checked(Wire.swapReply(reply)) : none;
+                                    });
+                            calls.put(node, answer);
+                            return answer;
+                        })
                 .thenApply(answers -> {
                     rounds.record("put", answers.rounds());
                     tally.addMetadata(answers.rounds());
-                    return answers.byNode().values();
+                    return answers.byNode();
                 });
         // thenCompose, not thenCombine: a failed quorum fails the put at once, while the local write,
         // which waits for remote acks that never came, never completes. A failed local write is one
         // missing ack like any other: the quorum decides, not this node.
-        return quorum.thenCompose(answers -> localWrite.exceptionally(failure -> none).thenApply(local -> answers));
+        return quorum.thenCompose(answers -> localWrite.exceptionally(failure -> none)
+                .thenApply(local -> new Replicated(replicas, answers, calls)));
     }
 
     private Wire.SwapReply swapLocally(Entry entry, List<byte[]> peek) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.blockstore.BlockRef;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.cluster.table.TableConfig;
 import dev.hangar.metadata.BucketRecord;
@@ -27,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +94,53 @@ class ReplicatedMetadataStoreClusterTest {
         assertThat(store("a").pendingGarbage(100)).doesNotContain(shared.id());
         assertThat(store("a").pendingGarbage(100)).doesNotContain(shared.id());
         assertThat(store("b").pendingGarbage(100)).containsExactly(other.id());
+    }
+
+    /**
+     * A blind overwrite through a learns what it replaced from its swap. b takes the new version at
+     * once, and a read through b repairs c with it before c's copy of the swap arrives: c answers the new
+     * version itself. The blocks of the version replaced are queued all the same (once forgotten, they
+     * would stay on every replica for good).
+     */
+    @Test
+    void anOverwriteThatReadRepairOvertookStillQueuesTheBlocksItReplaced() throws Exception {
+        store("a").createBucket(new BucketRecord("photos", NOW, "us-east-1"));
+        BlockRef old = new BlockRef(BlockId.random(), 10, 1);
+        store("a").putObject(stored("photos", "cat.jpg", "v0", old));
+        byte[] partitionKey = MetaKeys.objects("photos");
+        byte[] slot = ObjectSlots.nullSlot(ObjectSlots.readable("cat.jpg"));
+        Entry first = cluster.node("a").local().get(partitionKey, slot).orElseThrow();
+        awaitUntil("every replica holds the first version", () -> NODES.stream()
+                .allMatch(node -> cluster.node(node).local().get(partitionKey, slot).equals(Optional.of(first))));
+        cluster.faults.set(new NodeId("a"), new NodeId("c"), delay(400));
+        cluster.faults.set(new NodeId("b"), new NodeId("a"), delay(800));
+
+        try (ExecutorService writer = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> overwrite = writer.submit(() ->
+                    store("a").putObject(stored("photos", "cat.jpg", "v1", new BlockRef(BlockId.random(), 10, 2))));
+            awaitUntil("b holds the new version", () -> !cluster.node("b").local().get(partitionKey, slot)
+                    .equals(Optional.of(first)));
+            // What the read repair of a read through b that met c's old copy does.
+            cluster.node("c").local().merge(cluster.node("b").local().get(partitionKey, slot).orElseThrow());
+            overwrite.get();
+        }
+
+        assertThat(store("a").getObject("photos", "cat.jpg").orElseThrow().etag()).isEqualTo("\"v1\"");
+        assertThat(store("a").pendingGarbage(100)).containsExactly(old.id());
+    }
+
+    private static void awaitUntil(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static NetworkFaults.LinkFaults delay(long millis) {
+        return new NetworkFaults.LinkFaults(Duration.ofMillis(millis), Duration.ZERO, 0);
     }
 
     @Test

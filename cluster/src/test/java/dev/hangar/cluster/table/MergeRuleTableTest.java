@@ -8,11 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.rpc.NetworkFaults;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -117,6 +119,79 @@ class MergeRuleTableTest {
         assertThat(valueOf(swapped.peeked().get(0))).isEqualTo("peeked");
         assertThat(swapped.peeked().get(1)).isEmpty();
         assertThat(valueOf(table("c").get(b("p"), b("k")).join())).isEqualTo("z");
+    }
+
+    /**
+     * b meets the swap at once, and a read through b repairs c with it before c's own copy of the swap
+     * arrives: c then answers the entry itself, which tells nothing of what it replaced and, as the
+     * rule's winner, would hide the answer of a, whose own swap waits for c's ack. a's copy, read before
+     * the entry left it, still says what was there.
+     */
+    @Test
+    void aSwapLearnsWhatWasThereWhenReadRepairCarriedTheEntryAheadOfIt() throws InterruptedException {
+        table("a").put(b("p"), b("k"), b("a")).join();
+        awaitEveryReplicaHolds("a");
+        cluster.faults.set(new NodeId("a"), new NodeId("c"), delay(400));
+        cluster.faults.set(new NodeId("b"), new NodeId("a"), delay(800));
+        Entry entry = Entry.of(b("p"), b("k"), b("b"), table("a").clock().now());
+
+        CompletableFuture<ReplicatedTable.Swapped> swap = table("a").swap(entry);
+        await("b holds the entry", () -> valueOf(local("b").get(b("p"), b("k"))).equals("b"));
+        local("c").merge(entry);
+        ReplicatedTable.Swapped swapped = swap.join();
+
+        assertThat(valueOf(swapped.previous())).isEqualTo("a");
+    }
+
+    /**
+     * As above, through a coordinator whose own copy missed the previous write: of the quorum's answers
+     * only a's, which knows nothing of that write, comes from before the entry, so the swap waits for b,
+     * whose answer was already on its way.
+     */
+    @Test
+    void aSwapWaitsForAnotherReplicaWhenTooFewAnsweredFromBeforeTheEntry() throws InterruptedException {
+        cluster.faults.partition(List.of(new NodeId("a")), List.of(new NodeId("b"), new NodeId("c")));
+        table("b").put(b("p"), b("k"), b("a")).join();
+        cluster.faults.heal();
+        await("c holds the previous write", () -> valueOf(local("c").get(b("p"), b("k"))).equals("a"));
+        assertThat(local("a").get(b("p"), b("k"))).isEmpty();
+        cluster.faults.set(new NodeId("a"), new NodeId("c"), delay(400));
+        cluster.faults.set(new NodeId("b"), new NodeId("a"), delay(800));
+        Entry entry = Entry.of(b("p"), b("k"), b("b"), table("a").clock().now());
+
+        CompletableFuture<ReplicatedTable.Swapped> swap = table("a").swap(entry);
+        await("b holds the entry", () -> valueOf(local("b").get(b("p"), b("k"))).equals("b"));
+        local("c").merge(entry);
+        ReplicatedTable.Swapped swapped = swap.join();
+
+        assertThat(valueOf(swapped.previous())).isEqualTo("a");
+    }
+
+    /** When the replica it would wait for is down, the swap still succeeds; what it replaced is then unknown. */
+    @Test
+    void aSwapThatCannotLearnWhatItReplacedStillWrites() throws InterruptedException {
+        cluster.faults.partition(List.of(new NodeId("a")), List.of(new NodeId("b"), new NodeId("c")));
+        table("b").put(b("p"), b("k"), b("a")).join();
+        cluster.faults.heal();
+        await("c holds the previous write", () -> valueOf(local("c").get(b("p"), b("k"))).equals("a"));
+        cluster.node("b").stop();
+        Entry entry = Entry.of(b("p"), b("k"), b("b"), table("a").clock().now());
+        local("c").merge(entry);
+
+        ReplicatedTable.Swapped swapped = table("a").swap(entry).join();
+
+        assertThat(swapped.previous()).isEmpty();
+        assertThat(valueOf(local("a").get(b("p"), b("k")))).isEqualTo("b");
+    }
+
+    private void awaitEveryReplicaHolds(String value) throws InterruptedException {
+        for (String node : List.of("a", "b", "c")) {
+            await("replica " + node + " holds " + value, () -> valueOf(local(node).get(b("p"), b("k"))).equals(value));
+        }
+    }
+
+    private static NetworkFaults.LinkFaults delay(long millis) {
+        return new NetworkFaults.LinkFaults(Duration.ofMillis(millis), Duration.ZERO, 0);
     }
 
     @Test
