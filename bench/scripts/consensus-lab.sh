@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The consensus lab in containers (docs/consensus-lab.md): leaderless against Raft on clusters of the
 # Hangar image with a delay proxy on every inter-node link. Builds the image and the bench jar, starts
-# a Docker engine if none answers (Debian's docker.io), and writes CSV, summary.md and SVG plots to OUT
+# a Docker engine if none answers (Debian's docker.io), and writes CSV, summary.md and PNG plots to OUT
 # (default: docs/benchmarks/<today>/consensus-lab). Arguments after OUT go to the lab (--help lists
 # them); without any, the default matrix: topologies 3, 5 and 6x3, RTTs 0/10/50/100 ms, both policies.
 #

@@ -84,7 +84,7 @@ class ConsensusLabIT {
         assertThat(failover).extracting(row -> row.get("policy")).as("failover runs").contains("leaderless", "raft");
         assertThat(out.resolve("summary.md")).content().contains("## Topology 3", "## Failover", "## What each policy buys");
         try (var plots = Files.list(out)) {
-            assertThat(plots.filter(file -> file.toString().endsWith(".svg")).count())
+            assertThat(plots.filter(file -> file.toString().endsWith(".png")).count())
                     .as("plots: 5 latency plots, 2 failover plots").isEqualTo(7);
         }
     }

@@ -76,8 +76,11 @@ public final class ConsensusLab implements Callable<Integer> {
         description = "hangar.cluster.raft.expected-rtt of the nodes (default: ${DEFAULT-VALUE}, the product's).")
     Duration raftExpectedRtt = Duration.ofMillis(100);
 
-    @Option(names = "--out", required = true, description = "Folder of the results (CSV, summary.md, SVG plots).")
+    @Option(names = "--out", required = true, description = "Folder of the results (CSV, summary.md, PNG plots).")
     Path out;
+
+    @Option(names = "--replot", description = "Only draw the plots again from the CSV files in --out; run nothing.")
+    boolean replot;
 
     @Option(names = "--label", defaultValue = "", description = "What the summary says of the run (commit, machine).")
     String label = "";
@@ -88,6 +91,10 @@ public final class ConsensusLab implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (replot) {
+            LabReport.replot(out);
+            return 0;
+        }
         List<LabTopology> parsed = topologies.stream().map(LabTopology::parse).toList();
         LabReport report = new LabReport(out, header());
         long started = System.nanoTime();

@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * The lab's results as they come, written again after every cluster so that an interrupted run keeps what
  * it measured: {@value #LATENCY}, {@value #THROUGHPUT}, {@value #FAILOVER}, {@value #RACES}, a Markdown
- * summary ({@value #SUMMARY}) with a table per topology in round trips added to the median, and plots.
+ * summary ({@value #SUMMARY}) with a table per topology in round trips added to the median, and plots
+ * ({@link #replot} draws them again from the CSV files).
  */
 final class LabReport {
     static final String LATENCY = "latency.csv";
@@ -25,6 +26,8 @@ final class LabReport {
     static final String FAILOVER = "failover.csv";
     static final String RACES = "races.csv";
     static final String SUMMARY = "summary.md";
+    /** PNG: a tenth of the size of XChart's SVG, whose text is drawn as paths. */
+    static final String PLOT = ".png";
 
     static final List<String> LATENCY_HEADER = List.of("policy", "topology", "rtt_ms", "jitter_pct", "coordinator",
             "raft_groups_led", "operation", "requests", "errors", "min_ms", "p50_ms", "p99_ms", "max_ms",
@@ -117,6 +120,51 @@ final class LabReport {
         racesCsv.write(out.resolve(RACES));
         Files.writeString(out.resolve(SUMMARY), summary(), StandardCharsets.UTF_8);
         plots();
+    }
+
+    /** Draws the plots of a finished run again from its {@value #LATENCY} and {@value #FAILOVER} in {@code dir}. */
+    static void replot(Path dir) throws IOException {
+        LabReport report = new LabReport(dir, "");
+        for (Map<String, String> row : readCsv(dir.resolve(LATENCY))) {
+            report.add(new LatencyRow(row.get("policy"), row.get("topology"), Integer.parseInt(row.get("rtt_ms")),
+                    Integer.parseInt(row.get("jitter_pct")), row.get("coordinator"), row.get("raft_groups_led"),
+                    row.get("operation"), Long.parseLong(row.get("requests")), Long.parseLong(row.get("errors")),
+                    parse(row.get("min_ms")), parse(row.get("p50_ms")), parse(row.get("p99_ms")), parse(row.get("max_ms")),
+                    parse(row.get("rounds_per_request"))));
+        }
+        Map<String, List<Map<String, String>>> runs = new LinkedHashMap<>();
+        for (Map<String, String> row : readCsv(dir.resolve(FAILOVER))) {
+            runs.computeIfAbsent(row.get("policy") + "," + row.get("topology"), any -> new ArrayList<>()).add(row);
+        }
+        for (List<Map<String, String>> rows : runs.values()) {
+            Map<String, String> first = rows.getFirst();
+            List<Failover.Second> seconds = rows.stream().map(row -> new Failover.Second(Integer.parseInt(row.get("second")),
+                    Long.parseLong(row.get("ok")), Long.parseLong(row.get("errors")), parse(row.get("p50_ms")),
+                    parse(row.get("p99_ms")), parse(row.get("max_ms")))).toList();
+            report.add(new FailoverRow(first.get("policy"), first.get("topology"), Integer.parseInt(first.get("rtt_ms")),
+                    Integer.parseInt(first.get("clients")), new Failover.Result(first.get("victim"),
+                    parse(first.get("killed_at_s")), seconds, 0, Double.NaN)));
+        }
+        report.plots();
+    }
+
+    private static List<Map<String, String>> readCsv(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        List<String> header = List.of(lines.getFirst().split(",", -1));
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] cells = line.split(",", -1);
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int i = 0; i < header.size(); i++) {
+                row.put(header.get(i), cells[i]);
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static double parse(String cell) {
+        return cell.isEmpty() ? Double.NaN : Double.parseDouble(cell);
     }
 
     /** (p50 − p50 at no delay) / RTT, for the same policy, topology, coordinator and operation; NaN at no delay. */
@@ -233,23 +281,31 @@ final class LabReport {
                     rows.stream().mapToDouble(LatencyRow::p50Ms).toArray()}));
                 double maxRtt = byLine.values().stream().flatMap(List::stream).mapToDouble(LatencyRow::rttMs).max().orElse(0);
                 series.put("one RTT", new double[][] {{0, maxRtt}, {0, maxRtt}});
-                Plots.lines(out.resolve("latency-" + topology + "-" + operation + ".svg"),
+                Plots.lines(out.resolve("latency-" + topology + "-" + operation + PLOT),
                         operation + ", " + topology + " nodes: p50 against RTT", "RTT between zones (ms)", "p50 (ms)",
                         series, "one RTT");
             }
         }
         for (FailoverRow row : failovers) {
-            List<Failover.Second> seconds = row.result().seconds();
+            // Every second of the run, also those in which no request ended (an outage shows as zero answered).
+            Map<Integer, Failover.Second> bySecond = new LinkedHashMap<>();
+            row.result().seconds().forEach(second -> bySecond.put(second.second(), second));
+            int last = row.result().seconds().stream().mapToInt(Failover.Second::second).max().orElse(0);
+            List<Failover.Second> seconds = new ArrayList<>();
+            for (int second = 0; second <= last; second++) {
+                seconds.add(bySecond.getOrDefault(second, new Failover.Second(second, 0, 0, Double.NaN, Double.NaN, Double.NaN)));
+            }
             double[] x = seconds.stream().mapToDouble(Failover.Second::second).toArray();
             Map<String, double[][]> series = new LinkedHashMap<>();
             series.put("p50 ms", new double[][] {x, seconds.stream().mapToDouble(s -> zeroIfNaN(s.p50Ms())).toArray()});
             series.put("p99 ms", new double[][] {x, seconds.stream().mapToDouble(s -> zeroIfNaN(s.p99Ms())).toArray()});
+            series.put("answered requests", new double[][] {x, seconds.stream().mapToDouble(Failover.Second::ok).toArray()});
             series.put("failed requests", new double[][] {x, seconds.stream().mapToDouble(Failover.Second::errors).toArray()});
-            double top = seconds.stream().mapToDouble(s -> Math.max(zeroIfNaN(s.p99Ms()), s.errors())).max().orElse(1);
+            double top = seconds.stream().mapToDouble(s -> Math.max(zeroIfNaN(s.p99Ms()), Math.max(s.ok(), s.errors()))).max().orElse(1);
             series.put("kill", new double[][] {{row.result().killedAtSecond(), row.result().killedAtSecond()}, {0, top}});
-            Plots.lines(out.resolve("failover-" + row.policy() + "-" + row.topology() + ".svg"),
+            Plots.lines(out.resolve("failover-" + row.policy() + "-" + row.topology() + PLOT),
                     row.policy() + ", " + row.topology() + " nodes: " + row.result().victim() + " killed (SIGKILL)",
-                    "second", "ms / requests", series, "kill");
+                    "second of the run", "ms (p50, p99) / requests per second", series, "kill");
         }
     }
 
