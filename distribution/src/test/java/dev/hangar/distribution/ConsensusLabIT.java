@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.hangar.bench.lab.ConsensusLab;
+import dev.hangar.bench.load.Csv;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +47,7 @@ class ConsensusLabIT {
                 Integer.toString(RACES), "--failover-seconds", "8", "--failover-clients", "4", "--out", out.toString());
         assertThat(exit).as("the lab's exit status (its output above says why)").isZero();
 
-        List<Map<String, String>> latency = csv(out.resolve("latency.csv"));
+        List<Map<String, String>> latency = Csv.read(out.resolve("latency.csv"));
         for (String policy : POLICIES) {
             for (int rtt : List.of(0, 100)) {
                 for (String coordinator : COORDINATORS) {
@@ -71,36 +70,21 @@ class ConsensusLabIT {
                 }
             }
         }
-        List<Map<String, String>> throughput = csv(out.resolve("throughput.csv"));
+        List<Map<String, String>> throughput = Csv.read(out.resolve("throughput.csv"));
         assertThat(throughput).as("throughput runs: 2 policies × 2 client counts").hasSize(4)
                 .allSatisfy(row -> assertThat(Long.parseLong(row.get("requests"))).as("requests of %s", row).isPositive());
-        List<Map<String, String>> races = csv(out.resolve("races.csv"));
+        List<Map<String, String>> races = Csv.read(out.resolve("races.csv"));
         assertThat(races).hasSize(2);
         Map<String, String> raft = races.stream().filter(row -> row.get("policy").equals("raft")).findFirst().orElseThrow();
         assertThat(raft.get("conditional_winners")).as("If-None-Match: * winners in %d Raft races", RACES)
                 .isEqualTo(Integer.toString(RACES));
         assertThat(raft.get("versions_lost")).as("acknowledged versions lost in Raft races").isEqualTo("0");
-        List<Map<String, String>> failover = csv(out.resolve("failover.csv"));
+        List<Map<String, String>> failover = Csv.read(out.resolve("failover.csv"));
         assertThat(failover).extracting(row -> row.get("policy")).as("failover runs").contains("leaderless", "raft");
         assertThat(out.resolve("summary.md")).content().contains("## Topology 3", "## Failover", "## What each policy buys");
         try (var plots = Files.list(out)) {
             assertThat(plots.filter(file -> file.toString().endsWith(".png")).count())
                     .as("plots: 5 latency plots, 2 failover plots").isEqualTo(7);
         }
-    }
-
-    private static List<Map<String, String>> csv(Path file) throws IOException {
-        List<String> lines = Files.readAllLines(file);
-        String[] header = lines.getFirst().split(",", -1);
-        List<Map<String, String>> rows = new ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            String[] cells = line.split(",", -1);
-            Map<String, String> row = new HashMap<>();
-            for (int i = 0; i < header.length; i++) {
-                row.put(header[i], cells[i]);
-            }
-            rows.add(row);
-        }
-        return rows;
     }
 }

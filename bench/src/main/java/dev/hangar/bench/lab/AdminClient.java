@@ -20,7 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
  * ({@code /actuator/cluster}), layout changes, and the rounds each S3 request cost, from the node's own
  * Prometheus metrics ({@code hangar_cluster_rounds}).
  */
-public final class AdminClient {
+public final class AdminClient implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     /** {@code hangar_cluster_rounds_sum{kind="metadata",operation="PutObject",...} 12.0}, and {@code _count}. */
@@ -94,6 +94,11 @@ public final class AdminClient {
 
     private HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(management.resolve(path)).timeout(TIMEOUT).header("Authorization", "Bearer " + token);
+    }
+
+    @Override
+    public void close() {
+        http.close();
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {

@@ -1,11 +1,13 @@
 package dev.hangar.bench.lab;
 
+import dev.hangar.bench.load.OperationStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -18,15 +20,15 @@ final class ClosedLoop {
     static final int OBJECT_BYTES = 4096;
 
     /** A run's figures: requests answered and failed, and their latencies. */
-    record Result(int clients, Duration elapsed, LatencyStats latency) {
+    record Result(int clients, Duration elapsed, OperationStats latency) {
         double requestsPerSecond() {
-            return latency.requests() / (elapsed.toNanos() / 1e9);
+            return latency.count() / (elapsed.toNanos() / 1e9);
         }
     }
 
-    /** Each request as it ended: when (ns since the start), how long it took, and whether it succeeded. */
+    /** Each request as it ended: when (ns since the start), how long it took, and why it failed (null: it did not). */
     interface Listener {
-        void ended(long atNanos, long tookNanos, boolean ok);
+        void ended(long atNanos, long tookNanos, @Nullable RuntimeException failure);
     }
 
     private ClosedLoop() {
@@ -34,7 +36,7 @@ final class ClosedLoop {
 
     static Result run(IntFunction<S3Client> clientOf, String bucket, int clients, Duration duration, String prefix,
             Listener listener) throws InterruptedException {
-        LatencyStats stats = new LatencyStats();
+        OperationStats stats = new OperationStats("put-get");
         AtomicLong sequence = new AtomicLong();
         byte[] body = new byte[OBJECT_BYTES];
         long started = System.nanoTime();
@@ -62,24 +64,24 @@ final class ClosedLoop {
         return new Result(clients, Duration.ofNanos(System.nanoTime() - started), stats);
     }
 
-    private static boolean request(LatencyStats stats, Listener listener, long started, Runnable request) {
+    private static boolean request(OperationStats stats, Listener listener, long started, Runnable request) {
         long begun = System.nanoTime();
-        boolean ok;
+        RuntimeException failure = null;
         try {
             request.run();
-            ok = true;
         } catch (RuntimeException e) {
-            ok = false;
+            failure = e;
         }
         long now = System.nanoTime();
-        if (ok) {
-            stats.record(now - begun);
+        boolean ok = failure == null;
+        if (failure == null) {
+            stats.successAfter(now - begun, 0);
         } else {
-            stats.error();
+            stats.failure(failure);
             // A node that refuses at once must not turn the loop into a spin.
             sleepQuietly(TimeUnit.MILLISECONDS.toNanos(10));
         }
-        listener.ended(now - started, now - begun, ok);
+        listener.ended(now - started, now - begun, failure);
         return ok;
     }
 

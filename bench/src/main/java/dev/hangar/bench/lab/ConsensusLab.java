@@ -1,5 +1,6 @@
 package dev.hangar.bench.lab;
 
+import dev.hangar.bench.load.OperationStats;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -126,10 +127,10 @@ public final class ConsensusLab implements Callable<Integer> {
                 S3Client s3 = cluster.s3(coordinator);
                 String led = cluster.leadership(coordinator);
                 for (S3Lat.Result result : S3Lat.run(s3, cluster.admin(coordinator), BUCKET, warmup, rounds)) {
-                    LatencyStats stats = result.latency();
+                    OperationStats stats = result.latency();
                     report.add(new LabReport.LatencyRow(policy, topology, rtt, rtt == 0 ? 0 : jitterPercent, coordinator,
-                            led, result.operation(), stats.requests(), stats.errors(), stats.minMs(),
-                            stats.percentileMs(50), stats.percentileMs(99), stats.maxMs(), result.roundsPerRequest()));
+                            led, result.operation(), stats.count(), stats.errors(), stats.minMillis(),
+                            stats.percentileMillis(50), stats.percentileMillis(99), stats.maxMillis(), result.roundsPerRequest()));
                 }
                 log("%s on %s at %d ms RTT through %s: s3lat done", policy, topology, rtt, coordinator);
             }
@@ -140,7 +141,7 @@ public final class ConsensusLab implements Callable<Integer> {
         for (int count : clients) {
             if (count > 0) {
                 ClosedLoop.Result result = ClosedLoop.run(c -> everyNode.get(c % everyNode.size()), BUCKET, count,
-                        Duration.ofSeconds(loadSeconds), "load-" + count, (at, took, ok) -> { });
+                        Duration.ofSeconds(loadSeconds), "load-" + count, (at, took, failure) -> { });
                 report.add(new LabReport.ThroughputRow(policy, topology, loadRtt, result));
                 log("%s on %s: %d clients, %.1f requests/s", policy, topology, count, result.requestsPerSecond());
             }

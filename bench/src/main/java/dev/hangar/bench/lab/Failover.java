@@ -1,9 +1,12 @@
 package dev.hangar.bench.lab;
 
+import dev.hangar.bench.load.OperationStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -29,41 +32,46 @@ final class Failover {
         List<String> coordinators = new ArrayList<>(cluster.ids());
         coordinators.remove(victim);
         List<S3Client> s3 = coordinators.stream().map(cluster::s3).toList();
-        TreeMap<Integer, LatencyStats> bySecond = new TreeMap<>();
+        TreeMap<Integer, OperationStats> bySecond = new TreeMap<>();
         List<Long> successes = new ArrayList<>();
-        long killAfter = duration.toNanos() / 3;
-        long[] killedAt = {-1};
+        long started = System.nanoTime();
+        CompletableFuture<Long> killed = new CompletableFuture<>();
         Thread killer = Thread.ofPlatform().name("lab-killer").start(() -> {
             try {
-                TimeUnit.NANOSECONDS.sleep(killAfter);
-            } catch (InterruptedException e) {
-                return;
+                TimeUnit.NANOSECONDS.sleep(duration.toNanos() / 3);
+                cluster.kill(victim);
+                killed.complete(System.nanoTime() - started);
+            } catch (InterruptedException | RuntimeException e) {
+                killed.completeExceptionally(e);
             }
-            cluster.kill(victim);
-            killedAt[0] = killAfter;
         });
-        long started = System.nanoTime();
-        ClosedLoop.run(c -> s3.get(c % s3.size()), bucket, clients, duration, "failover", (at, took, ok) -> {
+        ClosedLoop.run(c -> s3.get(c % s3.size()), bucket, clients, duration, "failover", (at, took, failure) -> {
             synchronized (bySecond) {
-                LatencyStats second = bySecond.computeIfAbsent((int) TimeUnit.NANOSECONDS.toSeconds(at), any -> new LatencyStats());
-                if (ok) {
-                    second.record(took);
+                OperationStats second = bySecond.computeIfAbsent((int) TimeUnit.NANOSECONDS.toSeconds(at),
+                        any -> new OperationStats("second"));
+                if (failure == null) {
+                    second.successAfter(took, 0);
                     successes.add(at);
                 } else {
-                    second.error();
+                    second.failure(failure);
                 }
             }
         });
         killer.join();
-        double killedAtSecond = (killedAt[0] >= 0 ? killedAt[0] : System.nanoTime() - started) / 1e9;
+        double killedAtSecond;
+        try {
+            killedAtSecond = killed.join() / 1e9;
+        } catch (CompletionException e) {
+            throw new IllegalStateException("could not kill " + victim + ": " + e.getCause(), e.getCause());
+        }
         List<Second> seconds = new ArrayList<>();
         long errors = 0;
         synchronized (bySecond) {
             for (var entry : bySecond.entrySet()) {
-                LatencyStats stats = entry.getValue();
+                OperationStats stats = entry.getValue();
                 errors += stats.errors();
-                seconds.add(new Second(entry.getKey(), stats.requests(), stats.errors(), stats.percentileMs(50),
-                        stats.percentileMs(99), stats.maxMs()));
+                seconds.add(new Second(entry.getKey(), stats.count(), stats.errors(), stats.percentileMillis(50),
+                        stats.percentileMillis(99), stats.maxMillis()));
             }
         }
         return new Result(victim, killedAtSecond, seconds, errors, longestGap(successes, duration.toNanos()) / 1e9);
@@ -92,8 +100,7 @@ final class Failover {
         String victim = storage.get(1);
         int most = -1;
         for (String node : storage) {
-            String leadership = cluster.leadership(node);
-            int led = leadership.contains("/") ? Integer.parseInt(leadership.substring(0, leadership.indexOf('/'))) : 0;
+            int led = cluster.groupsLed(node);
             if (led > most) {
                 most = led;
                 victim = node;

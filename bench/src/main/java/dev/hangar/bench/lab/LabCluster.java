@@ -250,12 +250,17 @@ public final class LabCluster implements AutoCloseable {
             return "";
         }
         JsonNode cluster = admins.get(node).cluster();
-        if (cluster == null) {
-            return "?";
-        }
-        List<JsonNode> groups = cluster.get("groups").valueStream().toList();
-        long led = groups.stream().filter(group -> node.equals(group.get("leader").asString())).count();
-        return led + "/" + groups.size();
+        return cluster == null ? "?" : led(cluster, node) + "/" + cluster.get("groups").size();
+    }
+
+    /** How many Raft groups {@code node} leads, as it says; 0 in the leaderless mode or when it does not answer. */
+    int groupsLed(String node) {
+        JsonNode cluster = replication.equals("raft") ? admins.get(node).cluster() : null;
+        return cluster == null ? 0 : led(cluster, node);
+    }
+
+    private static int led(JsonNode cluster, String node) {
+        return (int) cluster.get("groups").valueStream().filter(group -> node.equals(group.get("leader").asString())).count();
     }
 
     public LabTopology topology() {
@@ -313,6 +318,7 @@ public final class LabCluster implements AutoCloseable {
             clients.clear();
         }
         closeProxies();
+        admins.values().forEach(AdminClient::close);
         nodes.values().forEach(GenericContainer::stop);
         network.close();
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
@@ -48,7 +49,7 @@ final class Races {
         for (int race = 0; race < races; race++) {
             String key = "race/" + race;
             Outcomes conditional = race(clients, s3 -> s3.putObject(request -> request.bucket(bucket).key(key)
-                    .ifNoneMatch("*"), RequestBody.fromString("conditional")));
+                    .ifNoneMatch("*"), RequestBody.fromString("conditional")).eTag());
             winners += conditional.ok.size();
             several += conditional.ok.size() > 1 ? 1 : 0;
             conditionalErrors += conditional.errors.get();
@@ -60,21 +61,20 @@ final class Races {
             clients.getFirst().listObjectVersionsPaginator(request -> request.bucket(versionedBucket).prefix(key))
                     .versions().stream().filter(version -> version.key().equals(key)).map(ObjectVersion::versionId)
                     .forEach(listed::add);
-            for (Object versionId : versioned.ok) {
-                lost += listed.contains((String) versionId) ? 0 : 1;
+            for (String versionId : versioned.ok) {
+                lost += listed.contains(versionId) ? 0 : 1;
             }
         }
         return new Result(races, nodes.size(), winners, several, conditionalErrors, acknowledged, lost, versionErrors);
     }
 
-    /** What the requests of one race answered: the values of those that succeeded, and the failures (412 is neither). */
-    private record Outcomes(List<Object> ok, AtomicInteger errors) {}
+    /**
+     * What the requests of one race answered: what each that succeeded returned (a version id, or "" where
+     * none matters), and the failures (412 is neither).
+     */
+    private record Outcomes(List<String> ok, AtomicInteger errors) {}
 
-    private interface Request {
-        Object send(S3Client s3);
-    }
-
-    private static Outcomes race(List<S3Client> clients, Request request) throws InterruptedException {
+    private static Outcomes race(List<S3Client> clients, Function<S3Client, String> request) throws InterruptedException {
         CyclicBarrier start = new CyclicBarrier(clients.size());
         Outcomes outcomes = new Outcomes(new ArrayList<>(), new AtomicInteger());
         List<Thread> threads = new ArrayList<>();
@@ -82,7 +82,7 @@ final class Races {
             threads.add(Thread.ofPlatform().start(() -> {
                 try {
                     start.await(1, TimeUnit.MINUTES);
-                    Object value = request.send(s3);
+                    String value = request.apply(s3);
                     synchronized (outcomes) {
                         outcomes.ok.add(value == null ? "" : value);
                     }

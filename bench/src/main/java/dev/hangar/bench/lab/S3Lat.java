@@ -1,5 +1,6 @@
 package dev.hangar.bench.lab;
 
+import dev.hangar.bench.load.OperationStats;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,15 +21,15 @@ final class S3Lat {
     private static final int OBJECT_BYTES = 64;
 
     /** One operation's figures in a run. */
-    record Result(String operation, LatencyStats latency, double roundsPerRequest) {}
+    record Result(String operation, OperationStats latency, double roundsPerRequest) {}
 
     private S3Lat() {
     }
 
     static List<Result> run(S3Client s3, AdminClient coordinator, String bucket, int warmup, int rounds)
             throws IOException {
-        Map<String, LatencyStats> stats = new LinkedHashMap<>();
-        OPERATIONS.forEach(operation -> stats.put(operation, new LatencyStats()));
+        Map<String, OperationStats> stats = new LinkedHashMap<>();
+        OPERATIONS.forEach(operation -> stats.put(operation, new OperationStats(operation)));
         byte[] body = new byte[OBJECT_BYTES];
         for (int round = 0; round < warmup; round++) {
             round(s3, bucket, "s3lat/warmup-" + round, body, null);
@@ -42,7 +43,7 @@ final class S3Lat {
                 perRequest(before.get(operation), after.get(operation)))).toList();
     }
 
-    private static void round(S3Client s3, String bucket, String key, byte[] body, @Nullable Map<String, LatencyStats> stats) {
+    private static void round(S3Client s3, String bucket, String key, byte[] body, @Nullable Map<String, OperationStats> stats) {
         time(stats, "ListBuckets", () -> s3.listBuckets());
         time(stats, "ListObjectsV2", () -> s3.listObjectsV2(request -> request.bucket(bucket).maxKeys(100)));
         time(stats, "PutObject", () -> s3.putObject(request -> request.bucket(bucket).key(key), RequestBody.fromBytes(body)));
@@ -50,16 +51,16 @@ final class S3Lat {
         time(stats, "DeleteObject", () -> s3.deleteObject(request -> request.bucket(bucket).key(key)));
     }
 
-    private static void time(@Nullable Map<String, LatencyStats> stats, String operation, Runnable request) {
+    private static void time(@Nullable Map<String, OperationStats> stats, String operation, Runnable request) {
         long started = System.nanoTime();
         try {
             request.run();
             if (stats != null) {
-                stats.get(operation).record(System.nanoTime() - started);
+                stats.get(operation).successAfter(System.nanoTime() - started, 0);
             }
         } catch (RuntimeException e) {
             if (stats != null) {
-                stats.get(operation).error();
+                stats.get(operation).failure(e);
             }
         }
     }

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * What one kind of request did: successes, failures, bytes moved and the latency histogram of the
  * successes, in microseconds. Safe to update from the client's threads.
  */
-final class OperationStats {
+public final class OperationStats {
 
     private final String name;
     private final LongAdder count = new LongAdder();
@@ -21,7 +21,7 @@ final class OperationStats {
     private final ConcurrentHistogram latencyMicros = new ConcurrentHistogram(3);
     private final AtomicReference<@Nullable String> firstError = new AtomicReference<>();
 
-    OperationStats(String name) {
+    public OperationStats(String name) {
         this.name = name;
     }
 
@@ -33,23 +33,23 @@ final class OperationStats {
         successAfter(System.nanoTime() - startNanos, bytesMoved);
     }
 
-    void successAfter(long elapsedNanos, long bytesMoved) {
+    public void successAfter(long elapsedNanos, long bytesMoved) {
         long micros = Math.max(1, elapsedNanos / 1_000);
         latencyMicros.recordValue(micros);
         count.increment();
         bytes.add(bytesMoved);
     }
 
-    void failure(Throwable error) {
+    public void failure(Throwable error) {
         errors.increment();
         firstError.compareAndSet(null, describe(error));
     }
 
-    long count() {
+    public long count() {
         return count.sum();
     }
 
-    long errors() {
+    public long errors() {
         return errors.sum();
     }
 
@@ -66,15 +66,15 @@ final class OperationStats {
     }
 
     /** The latency at a percentile, in milliseconds; 0 when nothing succeeded. */
-    double percentileMillis(double percentile) {
+    public double percentileMillis(double percentile) {
         return latencyMicros.getTotalCount() == 0 ? 0 : latencyMicros.getValueAtPercentile(percentile) / 1_000.0;
     }
 
-    double maxMillis() {
+    public double maxMillis() {
         return latencyMicros.getTotalCount() == 0 ? 0 : latencyMicros.getMaxValue() / 1_000.0;
     }
 
-    double minMillis() {
+    public double minMillis() {
         return latencyMicros.getTotalCount() == 0 ? 0 : latencyMicros.getMinValue() / 1_000.0;
     }
 
