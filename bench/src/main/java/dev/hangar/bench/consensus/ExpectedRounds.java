@@ -12,9 +12,10 @@ package dev.hangar.bench.consensus;
  * leader (plus the leader's heartbeat round for read-index from outside the group; a follower in read-index mode
  * does the ReadIndex itself, one round).
  *
- * <p>Settings reads: leaderless nodes serve them from a cache refreshed in the background (a request pays for one
- * only on a miss: not expected while requests keep it warm); Raft members from their own replica; a Raft gateway,
- * a member of no group, forwards each one as it forwards an object read.
+ * <p>Settings reads: leaderless nodes serve them from a cache refreshed in the background, Raft members from their own
+ * replica, and a Raft node outside the bucket's group (a gateway) from copies of what it read from the group's
+ * leader, refreshed in the background too. A request pays for one only on a miss, which is not expected while
+ * requests keep the cache warm: {@link #settings} is 0, and {@link #settingsOnMiss} what a cold one costs.
  */
 final class ExpectedRounds {
     private ExpectedRounds() {}
@@ -29,7 +30,16 @@ final class ExpectedRounds {
     }
 
     static int settings(Policy policy, Role role, Operation operation) {
-        return policy.isRaft() && role == Role.GATEWAY ? operation.settingsReads() * raftRead(policy, role) : 0;
+        return 0;
+    }
+
+    /** The settings rounds of a request that finds none of its settings cached: one read each (two, read-index). */
+    static int settingsOnMiss(Policy policy, Role role, Operation operation) {
+        return switch (policy) {
+            case LEADERLESS -> operation.settingsReads();
+            case RAFT_LEASE, RAFT_READ_INDEX, RAFT_LEADER ->
+                    role == Role.GATEWAY ? operation.settingsReads() * raftRead(policy, role) : 0;
+        };
     }
 
     private static int raftRead(Policy policy, Role role) {

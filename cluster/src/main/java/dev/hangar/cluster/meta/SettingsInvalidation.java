@@ -4,13 +4,12 @@ import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.rpc.RpcBroadcast;
 import dev.hangar.cluster.rpc.RpcClient;
-import dev.hangar.cluster.rpc.RpcPeer;
 import dev.hangar.cluster.rpc.RpcServer;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -127,33 +126,16 @@ public final class SettingsInvalidation {
             return;
         }
         RoundTrips.Tally tally = RoundTrips.current();
-        List<CompletableFuture<?>> calls = new ArrayList<>();
-        for (NodeRole role : to.layout().get().roles()) {
-            NodeId node = role.id();
-            if (node.equals(to.self())) {
-                continue;
-            }
-            CompletableFuture<byte[]> call;
-            try {
-                call = to.client().call(new RpcPeer(node, to.addresses().apply(node)), METHOD, payload, to.timeout());
-            } catch (RuntimeException e) {
-                // An address never learnt: that node has had no chance to read the record either.
-                call = CompletableFuture.failedFuture(e);
-            }
-            calls.add(call.whenComplete((answer, failure) -> {
-                if (failure != null) {
-                    LOG.log(Level.FINE, () -> node + " did not confirm a settings change; it may serve its cached"
-                            + " copy until that expires: " + failure);
-                }
-            }));
-        }
-        if (calls.isEmpty()) {
+        List<NodeId> others = to.layout().get().roles().stream().map(NodeRole::id)
+                .filter(node -> !node.equals(to.self())).toList();
+        if (others.isEmpty()) {
             return;
         }
         tally.addMetadata(1);
-        // Each call ends by its timeout at the latest; a failed one is no failure of the write.
-        CompletableFuture.allOf(calls.stream().map(call -> call.exceptionally(failure -> null))
-                .toArray(CompletableFuture[]::new)).join();
+        // A node that does not confirm is no failure of the write; see the class comment.
+        RpcBroadcast.callAndAwait(to.client(), others, to.addresses(), METHOD, payload, to.timeout(),
+                (node, failure) -> LOG.log(Level.FINE, () -> node + " did not confirm a settings change; it may"
+                        + " serve its cached copy until that expires: " + failure));
     }
 
     private void forgetLocally(byte[] payload) {

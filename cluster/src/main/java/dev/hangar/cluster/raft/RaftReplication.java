@@ -58,8 +58,9 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * says: on the leader, no round under its lease (one heartbeat round in read-index mode); elsewhere one round, a
  * forward to the leader (lease and leader modes, and nodes outside the group) or a ReadIndex from the leader
  * (read-index mode on a follower; two rounds from outside the group). Settings (buckets, their configuration,
- * access keys) are read from a member's own replica without a round; a change of them waits for every member to
- * have it committed, one round more ({@link Settings}).
+ * access keys) are read from a member's own replica without a round, and on a node outside the group from its copies
+ * of what it last read from the leader ({@link SettingsCopies}); a change of them waits for every member to have it
+ * committed and for the other nodes to drop their copies, one round more ({@link Settings}, {@link SettingsChanges}).
  */
 public final class RaftReplication implements Replication {
     /** How long a settings change waits for every member, and a settings read for its member to catch up. */
@@ -76,13 +77,19 @@ public final class RaftReplication implements Replication {
     private final AtomicLong lastStamp = new AtomicLong();
     private volatile boolean linearizableSettings;
     private final RaftMetadata state;
+    private final SettingsCopies copies;
+    private final SettingsChanges changes;
+    private volatile @org.jspecify.annotations.Nullable ClusterLayout layout;
 
-    private RaftReplication(RaftHost host, GroupKeeper keeper, RaftSettings settings) {
+    private RaftReplication(RaftHost host, GroupKeeper keeper, RaftSettings settings, SettingsChanges changes) {
         this.host = host;
         this.keeper = keeper;
         this.settings = settings;
         this.calls = new GroupCalls(host, keeper, settings);
         this.state = new RaftMetadata(this);
+        this.changes = changes;
+        this.copies = new SettingsCopies(SettingsCopies.TTL, System::nanoTime,
+                key -> new ForwardedRead<>(key.query(), calls.groupOf(key.route())).await(), FORWARDS);
     }
 
     /**
@@ -113,7 +120,10 @@ public final class RaftReplication implements Replication {
             if (plan != null) {
                 plan.groups().forEach(group -> group.members().forEach(host.faults()::register));
             }
-            return new RaftReplication(host, keeper, settings);
+            RaftReplication replication =
+                    new RaftReplication(host, keeper, settings, new SettingsChanges(self, client, rpcAddresses));
+            SettingsChanges.serve(server, replication.copies);
+            return replication;
         } catch (RuntimeException e) {
             host.close();
             throw e;
@@ -123,6 +133,7 @@ public final class RaftReplication implements Replication {
     /** Takes the cluster's current layout: the first one forms the groups, later ones change their members. */
     public void layout(ClusterLayout layout) {
         layout.roles().forEach(role -> host.faults().register(role.id()));
+        this.layout = layout;
         keeper.layout(layout);
     }
 
@@ -155,10 +166,22 @@ public final class RaftReplication implements Replication {
         try {
             GroupPlan.Group group = calls.groupOf(Routes.of(command));
             Message message = Message.valueOf(ByteString.copyFrom(new LogEntry(nextStamp(), command).encode()));
-            RaftClientReply reply = write(group, message, rounds);
+            RaftClientReply reply;
+            try {
+                reply = write(group, message, rounds);
+            } catch (RuntimeException e) {
+                if (Settings.changes(command)) {
+                    // It may still commit: no node should keep using what it replaced.
+                    settingsChanged();
+                }
+                throw e;
+            }
             Outcome<R> outcome = CommandReply.decode(command, reply.getMessage().getContent().toByteArray());
             if (Settings.changes(command)) {
+                // The members' wait and the other nodes' drop of their copies, at once: one round.
+                CompletableFuture<Void> told = CompletableFuture.runAsync(this::settingsChanged, FORWARDS);
                 rounds[0] += awaitEveryMember(group, reply.getLogIndex());
+                told.join();
             }
             return new Applied<>(outcome, true, rounds[0]);
         } finally {
@@ -206,6 +229,19 @@ public final class RaftReplication implements Replication {
                 if (local.isPresent()) {
                     return local.get();
                 }
+                if (!group.hasMember(host.self())) {
+                    SettingsCopies.Key key = new SettingsCopies.Key(query, route);
+                    Optional<T> copy = copies.get(key);
+                    if (copy.isPresent()) {
+                        return detached(copy.get());
+                    }
+                    long epoch = copies.epoch();
+                    GroupRead<T> read = new ForwardedRead<>(query, group);
+                    T result = read.await();
+                    rounds = read.rounds();
+                    copies.keep(key, result, epoch);
+                    return detached(result);
+                }
             }
             GroupRead<T> read = startRead(query, group);
             T result = read.await();
@@ -215,6 +251,24 @@ public final class RaftReplication implements Replication {
             RoundTrips.current().addMetadata(rounds);
             stats.recordRead(kind(query), rounds);
         }
+    }
+
+    /** Drops this node's copies of settings and tells every other node to drop theirs ({@link SettingsChanges}). */
+    private void settingsChanged() {
+        copies.dropAll();
+        ClusterLayout current = layout;
+        if (current != null) {
+            changes.announce(current);
+        }
+    }
+
+    // A configuration document is a byte array, which a caller could change: each gets its own of a kept copy.
+    @SuppressWarnings("unchecked")
+    private static <T> T detached(T value) {
+        if (value instanceof Optional<?> optional && optional.orElse(null) instanceof byte[] bytes) {
+            return (T) Optional.of(bytes.clone());
+        }
+        return value;
     }
 
     /**
