@@ -7,6 +7,7 @@ import dev.hangar.blockstore.BlockRef;
 import dev.hangar.blockstore.BlockStore;
 import dev.hangar.blockstore.SyncPolicy;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.membership.Await;
 import dev.hangar.cluster.membership.ClusterSettings;
 import dev.hangar.cluster.membership.MembershipTiming;
 import dev.hangar.cluster.membership.PeerStatus;
@@ -23,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusteredNodeTest {
     private static final ClusterSecret SECRET = ClusterSecret.of("clustered-node-test-secret-0123456789");
     private static final MembershipTiming FAST = new MembershipTiming(Duration.ofMillis(100), 3, 8);
+    private static final Duration WAIT = Duration.ofSeconds(60);
 
     @TempDir
     Path dir;
@@ -79,9 +80,9 @@ class ClusteredNodeTest {
         ClusterNode n3 = start("n3", 1, seed);
         ClusterNode gateway = start("gateway", 0, seed);
         ClusterControl control = gateway.control().orElseThrow();
-        await(() -> nodes.stream().allMatch(node -> node.control().orElseThrow().layout().version() >= 1)
+        Await.until(WAIT, () -> nodes.stream().allMatch(node -> node.control().orElseThrow().layout().version() >= 1)
                 && control.statuses().values().stream().filter(s -> s.state() == PeerStatus.State.UP).count() == 4,
-                "layout 1 on every node, and the gateway sees all four UP");
+                () -> "layout 1 on every node, and the gateway sees all four UP");
 
         BlockId id = BlockId.random();
         while (!blocks(gateway).replicasOf(id).getFirst().equals(id(n3))) {
@@ -90,14 +91,16 @@ class ClusteredNodeTest {
         byte[] chunk = new byte[256 * 1024];
         new Random(7).nextBytes(chunk);
         BlockRef ref = blocks(gateway).write(id, new ByteArrayInputStream(chunk));
-        await(() -> List.of(n1, n2, n3).stream().allMatch(node -> holds(node, ref.id())), "all three copies");
+        Await.until(WAIT, () -> List.of(n1, n2, n3).stream().allMatch(node -> holds(node, ref.id())),
+                () -> "all three copies");
 
         NodeId dead = id(n3);
         List<NodeId> others = List.of(id(n1), id(n2), id(gateway));
         for (ClusterNode node : nodes) {
             node.control().orElseThrow().faults().partition(List.of(dead), others);
         }
-        await(() -> control.statuses().get(dead).state() == PeerStatus.State.DOWN, "the gateway sees n3 DOWN");
+        Await.until(WAIT, () -> control.statuses().get(dead).state() == PeerStatus.State.DOWN,
+                () -> "the gateway sees n3 DOWN");
 
         ReplicationStats before = blocks(gateway).stats();
         long start = System.nanoTime();
@@ -119,16 +122,6 @@ class ClusteredNodeTest {
             return local != null && local.exists(id);
         } catch (IOException e) {
             throw new AssertionError(e);
-        }
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 60 s: " + what);
-            }
-            Thread.sleep(20);
         }
     }
 }

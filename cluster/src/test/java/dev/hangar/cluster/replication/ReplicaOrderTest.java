@@ -88,7 +88,8 @@ class ReplicaOrderTest {
             String replay = "seed " + seed + ", case " + i;
             List<NodeRole> roles = randomRoles(random);
             ClusterLayout layout = LayoutPlanner.plan(null, roles, 1 + random.nextInt(3));
-            NodeId self = random.nextInt(5) == 0 ? new NodeId("outsider") : roles.get(random.nextInt(roles.size())).id();
+            NodeId self =
+                    random.nextInt(5) == 0 ? new NodeId("outsider") : roles.get(random.nextInt(roles.size())).id();
             List<NodeId> replicas = layout.replicas(random.nextInt(layout.partitions()));
             Map<NodeId, PeerStatus> seen = new HashMap<>();
             for (NodeRole role : roles) {
