@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,11 +72,12 @@ public final class ClusterControl implements AutoCloseable {
         /**
          * Registers the services' handlers on {@code server}; {@code addresses} resolves a node id to
          * its RPC address as membership learns them, and throws for a node never heard of; {@code
-         * faults} is the node's fault hook ({@link #faults()}), for services with traffic of their own
-         * to apply it to.
+         * statuses} gives every known node as membership sees it ({@link #statuses()}), and no node
+         * until membership starts, just after the bind; {@code faults} is the node's fault hook
+         * ({@link #faults()}), for services with traffic of their own to apply it to.
          */
         void install(NodeId self, RpcServer server, RpcClient client, NetworkFaults faults, LayoutManager layouts,
-                Function<NodeId, InetSocketAddress> addresses);
+                Function<NodeId, InetSocketAddress> addresses, Supplier<Map<NodeId, PeerStatus>> statuses);
     }
 
     /** Starts the control plane of the node whose data is in {@code dataDir}, with the default timing. */
@@ -90,7 +92,7 @@ public final class ClusterControl implements AutoCloseable {
      * @throws IllegalStateException if the RPC port cannot be bound
      */
     public static ClusterControl start(ClusterSettings settings, Path dataDir, MembershipTiming timing) {
-        return start(settings, dataDir, timing, (self, server, client, faults, layouts, addresses) -> {});
+        return start(settings, dataDir, timing, (self, server, client, faults, layouts, addresses, statuses) -> {});
     }
 
     /** As {@link #start(ClusterSettings, Path, MembershipTiming)}, with {@code services} installed before the bind. */
@@ -117,7 +119,8 @@ public final class ClusterControl implements AutoCloseable {
                     clusterIds);
             layouts.register(server);
             AtomicReference<Membership> joined = new AtomicReference<>();
-            services.install(id, server, client, faults, layouts, node -> resolve(joined.get(), id, server, node));
+            services.install(id, server, client, faults, layouts, node -> resolve(joined.get(), id, server, node),
+                    () -> statusesOf(joined.get()));
             InetSocketAddress bound;
             try {
                 bound = server.start(settings.rpcBindAddress(), settings.rpcPort());
@@ -156,6 +159,10 @@ public final class ClusterControl implements AutoCloseable {
             throw new IllegalStateException("no address known yet for node " + node);
         }
         return peer.address();
+    }
+
+    private static Map<NodeId, PeerStatus> statusesOf(@Nullable Membership membership) {
+        return membership == null ? Map.of() : membership.statuses();
     }
 
     public NodeId selfId() {

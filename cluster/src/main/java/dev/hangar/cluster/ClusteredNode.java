@@ -135,14 +135,15 @@ final class ClusteredNode implements ClusterNode {
             ClusterControl control;
             try {
                 control = ClusterControl.start(settings, dataDir, timing,
-                        (self, server, client, faults, layouts, addresses) -> {
+                        (self, server, client, faults, layouts, addresses, statuses) -> {
                             ReplicatedTable table = new ReplicatedTable(tableConfig, self, layouts::current, client,
                                     server, addresses, localTable,
                                     new HybridLogicalClock(self, settings.maxClockSkew()));
                             AntiEntropy antiEntropy = new AntiEntropy(tableConfig, self, layouts::current, client,
                                     server, addresses, localTable, table.clock());
-                            ReplicatedBlockStore blocks = new ReplicatedBlockStore(self, layouts::current, localBlocks,
-                                    client, server, addresses, replication, dataDir.resolve("cluster").resolve("resync"));
+                            ReplicatedBlockStore blocks = new ReplicatedBlockStore(self, layouts::current, statuses,
+                                    localBlocks, client, server, addresses, replication,
+                                    dataDir.resolve("cluster").resolve("resync"));
                             SettingsInvalidation invalidation = new SettingsInvalidation(self, layouts::current,
                                     client, server, addresses, SettingsInvalidation.DEFAULT_WAIT);
                             ClusterReaders.serve(server, leases);

@@ -3,21 +3,56 @@ package dev.hangar.cluster.replication;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.membership.PeerStatus;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** Orders a partition's replicas closest first: this node, then its zone, then the rest. */
+/**
+ * Orders a partition's replicas for asking them one at a time: those membership believes UP first,
+ * then SUSPECT ones, then those it believes DOWN or does not know; closest first within each (this
+ * node, then its zone, then the rest).
+ *
+ * <p>A replica that does not answer costs a whole read timeout before the next one is asked, so a
+ * node known to be silent goes behind every node known to answer. It is never left out: membership
+ * lags behind (a node that just restarted stays DOWN until it answers a ping), and it may hold the
+ * only copy left.
+ */
 final class ReplicaOrder {
     private ReplicaOrder() {}
 
-    static List<NodeId> closestFirst(ClusterLayout layout, NodeId self, List<NodeId> replicas) {
+    /**
+     * {@code replicas} in the order to ask them. This node is always UP: it needs no ping to know it
+     * runs. Every node given the same layout and statuses gives the same order.
+     *
+     * @param statuses every known node as membership sees it; a node missing from it counts as DOWN
+     */
+    static List<NodeId> readOrder(ClusterLayout layout, NodeId self, List<NodeId> replicas,
+            Map<NodeId, PeerStatus> statuses) {
         @Nullable String zone = layout.role(self).map(NodeRole::zone).orElse(null);
         List<NodeId> ordered = new ArrayList<>(replicas);
-        // Stable sort: within one distance class the layout's order stays, so every node agrees.
-        ordered.sort(Comparator.comparingInt(node -> distance(layout, self, zone, node)));
+        // Stable sort: within one class the layout's order stays, so nodes that see the same states agree.
+        ordered.sort(Comparator.<NodeId>comparingInt(node -> reachability(self, statuses, node))
+                .thenComparingInt(node -> distance(layout, self, zone, node)));
         return ordered;
+    }
+
+    private static int reachability(NodeId self, Map<NodeId, PeerStatus> statuses, NodeId node) {
+        if (node.equals(self)) {
+            return 0;
+        }
+        PeerStatus status = statuses.get(node);
+        if (status == null) {
+            return 2;
+        }
+        return switch (status.state()) {
+            case UP -> 0;
+            // Missed a few pings: maybe only slow, so still before one that missed many.
+            case SUSPECT -> 1;
+            case DOWN -> 2;
+        };
     }
 
     private static int distance(ClusterLayout layout, NodeId self, @Nullable String zone, NodeId node) {

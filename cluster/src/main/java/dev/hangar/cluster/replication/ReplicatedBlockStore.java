@@ -12,6 +12,7 @@ import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.Partitioning;
+import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.replication.BlockWire.GetReply;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcServer;
@@ -46,10 +47,11 @@ import org.jspecify.annotations.Nullable;
  * QuorumNotReachedException} and the copies that did land are deleted, best effort (one that lands
  * after the delete is an orphan for the scrub to find).
  *
- * <p><b>Reads</b> ask one replica at a time, closest first (this node, its zone, the others), and
- * move to the next one on a failure, a missing copy, or — for the verified {@link #read(BlockRef,
- * long, long)} — a corrupt one; the range is buffered, at most one block. A node that is no longer
- * a replica but still holds a copy awaiting release is tried last.
+ * <p><b>Reads</b> ask one replica at a time — those membership believes up first, closest first
+ * among them (this node, its zone, the others), then the ones it believes suspect or down ({@link
+ * ReplicaOrder}) — and move to the next one on a failure, a missing copy, or — for the verified
+ * {@link #read(BlockRef, long, long)} — a corrupt one; the range is buffered, at most one block. A
+ * node that is no longer a replica but still holds a copy awaiting release is tried last.
  *
  * <p>{@link #forEachBlock}, {@link #compact}, {@link #statistics} and {@link #sync} are about this
  * node's local copies. The store does not own the local store, the RPC client or server: the node
@@ -58,6 +60,7 @@ import org.jspecify.annotations.Nullable;
 public final class ReplicatedBlockStore implements BlockStore {
     private final NodeId self;
     private final Supplier<ClusterLayout> layout;
+    private final Supplier<Map<NodeId, PeerStatus>> statuses;
     private final @Nullable BlockStore local;
     private final BlockService service;
     private final BlockPeers peers;
@@ -69,32 +72,38 @@ public final class ReplicatedBlockStore implements BlockStore {
     /**
      * A store for node {@code self} that serves its {@code local} store (null for a gateway) on
      * {@code server} — whose handlers it registers, so the server must not be started yet — and
-     * reaches the other nodes through {@code client} at the addresses {@code resolver} gives. Its
-     * resync queue is in memory only.
+     * reaches the other nodes through {@code client} at the addresses {@code resolver} gives. Without
+     * membership it knows no node's state, so it asks replicas closest first. Its resync queue is in
+     * memory only.
      */
     public ReplicatedBlockStore(NodeId self, Supplier<ClusterLayout> layout, @Nullable BlockStore local,
             RpcClient client, RpcServer server, Function<NodeId, InetSocketAddress> resolver,
             ReplicationConfig config) {
-        this(self, layout, local, client, server, resolver, config, null);
+        this(self, layout, Map::of, local, client, server, resolver, config, null);
     }
 
     /**
-     * As above, with the resync queue kept in {@code resyncDir} (created if needed; null: in memory
-     * only) so that repairs queued before a restart are continued after it. The folder belongs to
-     * this store alone while it is open.
+     * As above, asking the replicas that {@code statuses} (membership's view of every known node, as
+     * {@code ClusterControl.statuses} gives it) shows up before the others, and with the resync queue
+     * kept in {@code resyncDir} (created if needed; null: in memory only) so that repairs queued
+     * before a restart are continued after it. The folder belongs to this store alone while it is
+     * open.
      *
      * @throws UncheckedIOException if the queue's store cannot be opened
      */
-    public ReplicatedBlockStore(NodeId self, Supplier<ClusterLayout> layout, @Nullable BlockStore local,
-            RpcClient client, RpcServer server, Function<NodeId, InetSocketAddress> resolver,
-            ReplicationConfig config, @Nullable Path resyncDir) {
+    public ReplicatedBlockStore(NodeId self, Supplier<ClusterLayout> layout,
+            Supplier<Map<NodeId, PeerStatus>> statuses, @Nullable BlockStore local, RpcClient client,
+            RpcServer server, Function<NodeId, InetSocketAddress> resolver, ReplicationConfig config,
+            @Nullable Path resyncDir) {
         this.self = self;
         this.layout = layout;
+        this.statuses = statuses;
         this.local = local;
         this.config = config;
         this.service = new BlockService(local, this::storedUnder);
         this.peers = new BlockPeers(client, resolver, config);
-        this.resync = new ResyncQueue(self, layout, local, service, peers, config, openResyncStore(resyncDir));
+        this.resync = new ResyncQueue(self, layout, statuses, local, service, peers, config,
+                openResyncStore(resyncDir));
         try {
             service.register(server);
             resync.start(config.resyncInterval());
@@ -403,7 +412,8 @@ public final class ReplicatedBlockStore implements BlockStore {
 
     private byte[] readFromReplicas(BlockWire.Get get) throws IOException {
         ClusterLayout current = layout.get();
-        List<NodeId> order = new ArrayList<>(ReplicaOrder.closestFirst(current, self, replicasOf(get.id())));
+        List<NodeId> order = new ArrayList<>(
+                ReplicaOrder.readOrder(current, self, replicasIn(current, get.id()), statuses.get()));
         if (local != null && !order.contains(self)) {
             order.add(self);
         }

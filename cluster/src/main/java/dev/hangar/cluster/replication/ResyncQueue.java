@@ -8,12 +8,14 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
 import dev.hangar.cluster.layout.Partitioning;
+import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.replication.BlockWire.Status;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -85,6 +87,7 @@ public final class ResyncQueue implements AutoCloseable {
 
     private final NodeId self;
     private final Supplier<ClusterLayout> layout;
+    private final Supplier<Map<NodeId, PeerStatus>> statuses;
     private final @Nullable BlockStore local;
     private final BlockService service;
     private final BlockPeers peers;
@@ -97,11 +100,16 @@ public final class ResyncQueue implements AutoCloseable {
     private final ResyncStore store;
     private @Nullable ScheduledExecutorService worker;
 
-    /** A queue that starts with what {@code store} holds and keeps it up to date; it owns the store. */
-    ResyncQueue(NodeId self, Supplier<ClusterLayout> layout, @Nullable BlockStore local, BlockService service,
-            BlockPeers peers, ReplicationConfig config, ResyncStore store) {
+    /**
+     * A queue that starts with what {@code store} holds and keeps it up to date; it owns the store. It
+     * fetches a copy from the sources {@code statuses} shows up first ({@link ReplicaOrder}).
+     */
+    ResyncQueue(NodeId self, Supplier<ClusterLayout> layout, Supplier<Map<NodeId, PeerStatus>> statuses,
+            @Nullable BlockStore local, BlockService service, BlockPeers peers, ReplicationConfig config,
+            ResyncStore store) {
         this.self = self;
         this.layout = layout;
+        this.statuses = statuses;
         this.local = local;
         this.service = service;
         this.peers = peers;
@@ -261,7 +269,7 @@ public final class ResyncQueue implements AutoCloseable {
                 : Await.await(peers.exists(task.target(), task.block()), config.readTimeout())) {
             return Outcome.DONE;
         }
-        List<NodeId> sources = new ArrayList<>(ReplicaOrder.closestFirst(current, self, replicas));
+        List<NodeId> sources = new ArrayList<>(ReplicaOrder.readOrder(current, self, replicas, statuses.get()));
         sources.remove(task.target());
         if (local != null && !sources.contains(self)) {
             sources.addFirst(self);

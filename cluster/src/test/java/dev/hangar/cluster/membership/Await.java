@@ -5,10 +5,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Polls a condition until a deadline, rather than sleeping a guessed time. */
-final class Await {
+public final class Await {
     private Await() {}
 
-    static void until(Duration timeout, BooleanSupplier condition, Supplier<String> describe) {
+    public static void until(Duration timeout, BooleanSupplier condition, Supplier<String> describe) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

@@ -14,6 +14,7 @@ import dev.hangar.blockstore.packed.PackingOptions;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.Partitioning;
+import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.replication.TestCluster.Node;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -29,7 +30,10 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class ReplicatedBlockStoreTest {
     private final TestCluster cluster = new TestCluster();
@@ -251,13 +255,74 @@ class ReplicatedBlockStoreTest {
         assertThat(stats.readRounds()).isEqualTo(1);
         assertThat(gateway.client.calls().count("blocks.put")).isEqualTo(3);
         // Closest first: the storage node in the gateway's own zone serves its reads.
-        assertThat(ReplicaOrder.closestFirst(layout, gateway.id, gateway.store.replicasOf(ref.id())).getFirst())
+        assertThat(ReplicaOrder.readOrder(layout, gateway.id, gateway.store.replicasOf(ref.id()), Map.of()).getFirst())
                 .isEqualTo(storage.get(0).id);
 
         eventually(() -> storage.stream().allMatch(node -> holds(node, ref.id())));
         gateway.store.delete(ref.id());
         assertThat(storage).noneMatch(node -> holds(node, ref.id()));
         assertThat(gateway.store.exists(ref.id())).isFalse();
+    }
+
+    /**
+     * A killed host: its replica is silent, not refusing, so asking it first costs the whole read
+     * timeout (5 s here, as by default). Once membership no longer believes it up, the gateway in its
+     * zone — which would ask it first — asks the others first and never waits for it.
+     */
+    @ParameterizedTest
+    @EnumSource(value = PeerStatus.State.class, names = {"SUSPECT", "DOWN"})
+    @Timeout(60)
+    void aReadAsksReplicasBelievedUpBeforeASilentOneItWouldHaveAskedFirst(PeerStatus.State silentState)
+            throws Exception {
+        List<Node> storage = threeNodes(true);
+        Node a = storage.get(0), b = storage.get(1), c = storage.get(2);
+        ReplicationConfig defaultReadTimeout = new ReplicationConfig(2, Duration.ofMillis(500),
+                ReplicationConfig.defaults().readTimeout(), ReplicationConfig.DEFAULT_MAX_BLOCK_BYTES, Duration.ZERO);
+        Node gateway = cluster.start("g", "zone-c", 0, null, defaultReadTimeout);
+        ClusterLayout layout = cluster.plan(a, b, c, gateway);
+        byte[] data = bytes(40_000);
+        BlockRef ref = write(gateway, BlockId.random(), data);
+        eventually(() -> storage.stream().allMatch(node -> holds(node, ref.id())));
+        assertThat(ReplicaOrder.readOrder(layout, gateway.id, gateway.store.replicasOf(ref.id()), Map.of()).getFirst())
+                .as("without membership, the gateway asks its zone's replica first").isEqualTo(c.id);
+
+        cluster.faults.partition(List.of(c.id), List.of(a.id, b.id, gateway.id));
+        cluster.believe(a, PeerStatus.State.UP);
+        cluster.believe(b, PeerStatus.State.UP);
+        cluster.believe(c, silentState);
+        ReplicationStats before = gateway.store.stats();
+        long start = System.nanoTime();
+        assertThat(readAll(gateway.store.read(ref, 0, ref.size()))).isEqualTo(data);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(took).as("well under the 5 s read timeout, even on a loaded machine")
+                .isLessThan(Duration.ofSeconds(4));
+        ReplicationStats after = gateway.store.stats();
+        assertThat(after.readRounds() - before.readRounds()).as("one replica asked").isEqualTo(1);
+        assertThat(after.readFallbacks() - before.readFallbacks()).isZero();
+    }
+
+    /** Membership may be wrong, or late: a replica believed down still serves the copy no other has. */
+    @Test
+    void aReplicaBelievedDownIsStillAskedWhenTheOthersHaveNoCopy() throws Exception {
+        List<Node> storage = threeNodes(true);
+        Node a = storage.get(0), b = storage.get(1), c = storage.get(2);
+        Node gateway = cluster.start("g", "zone-c", 0, null);
+        cluster.plan(a, b, c, gateway);
+        byte[] data = bytes(20_000);
+        BlockRef ref = write(gateway, BlockId.random(), data);
+        eventually(() -> storage.stream().allMatch(node -> holds(node, ref.id())));
+        a.local().delete(ref.id());
+        b.local().delete(ref.id());
+        cluster.believe(a, PeerStatus.State.UP);
+        cluster.believe(b, PeerStatus.State.UP);
+        cluster.believe(c, PeerStatus.State.DOWN);
+
+        ReplicationStats before = gateway.store.stats();
+        assertThat(readAll(gateway.store.read(ref, 0, ref.size()))).isEqualTo(data);
+        ReplicationStats after = gateway.store.stats();
+        assertThat(after.readRounds() - before.readRounds()).as("a and b, then c").isEqualTo(3);
+        assertThat(after.readFallbacks() - before.readFallbacks()).isEqualTo(2);
     }
 
     @Test

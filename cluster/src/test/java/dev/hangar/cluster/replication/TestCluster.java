@@ -5,6 +5,7 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.LayoutPlanner;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +26,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
-/** In-process nodes on loopback with random ports, sharing one network-fault hook and one layout. */
+/**
+ * In-process nodes on loopback with random ports, sharing one network-fault hook, one layout and one
+ * membership view: the node states every node believes, set by the test (none known at first).
+ */
 final class TestCluster implements AutoCloseable {
     /** Every node of a test cluster shares this secret. */
     static final RpcSecurity SECURITY = RpcSecurity.of(ClusterSecret.of("test-cluster-secret-0123456789"));
@@ -35,6 +40,7 @@ final class TestCluster implements AutoCloseable {
     final NetworkFaults faults = new NetworkFaults();
     final AtomicReference<ClusterLayout> layout = new AtomicReference<>(ClusterLayout.empty(256, 3));
     private final Map<NodeId, InetSocketAddress> addresses = new ConcurrentHashMap<>();
+    private final Map<NodeId, PeerStatus> statuses = new ConcurrentHashMap<>();
     private final Map<String, Node> nodes = new LinkedHashMap<>();
 
     /** One node: {@code local} is null for a gateway. */
@@ -95,7 +101,8 @@ final class TestCluster implements AutoCloseable {
         RpcServer server = new RpcServer(id, RpcConfig.defaults(), SECURITY, faults, null);
         RpcClient client = new RpcClient(id, RpcConfig.defaults(), SECURITY, faults);
         ReplicatedBlockStore store =
-                new ReplicatedBlockStore(id, view, local, client, server, this::address, config, resyncDir);
+                new ReplicatedBlockStore(id, view, this::statuses, local, client, server, this::address, config,
+                        resyncDir);
         addresses.put(id, server.start("127.0.0.1", 0));
         Node node = new Node(id, new NodeRole(id, zone, capacity), local, client, config, resyncDir, store, server);
         nodes.put(name, node);
@@ -144,10 +151,21 @@ final class TestCluster implements AutoCloseable {
         node.store.close();
         node.server.close();
         RpcServer server = new RpcServer(node.id, RpcConfig.defaults(), SECURITY, faults, null);
-        node.store = new ReplicatedBlockStore(
-                node.id, layout::get, node.local, node.client, server, this::address, node.config, node.resyncDir);
+        node.store = new ReplicatedBlockStore(node.id, layout::get, this::statuses, node.local, node.client, server,
+                this::address, node.config, node.resyncDir);
         server.start("127.0.0.1", addresses.get(node.id).getPort());
         node.server = server;
+    }
+
+    /** Makes every node believe {@code node} is in {@code state}, as membership would after pings. */
+    void believe(Node node, PeerStatus.State state) {
+        statuses.put(node.id, new PeerStatus(node.id, node.role.zone(), node.role.capacity(), address(node.id), state,
+                Instant.now(), layout.get().version()));
+    }
+
+    // A snapshot, as membership gives: a read orders its replicas by one view.
+    private Map<NodeId, PeerStatus> statuses() {
+        return Map.copyOf(statuses);
     }
 
     private InetSocketAddress address(NodeId id) {
