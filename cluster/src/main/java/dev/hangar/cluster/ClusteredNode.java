@@ -136,8 +136,8 @@ final class ClusteredNode implements ClusterNode {
             try {
                 control = ClusterControl.start(settings, dataDir, timing,
                         (self, server, client, faults, layouts, addresses, statuses) -> {
-                            ReplicatedTable table = new ReplicatedTable(tableConfig, self, layouts::current, client,
-                                    server, addresses, localTable,
+                            ReplicatedTable table = new ReplicatedTable(tableConfig, self, layouts::current,
+                                    statuses, client, server, addresses, localTable,
                                     new HybridLogicalClock(self, settings.maxClockSkew()));
                             AntiEntropy antiEntropy = new AntiEntropy(tableConfig, self, layouts::current, client,
                                     server, addresses, localTable, table.clock());

@@ -15,6 +15,10 @@
  * layout ({@code membership.layout}) from the node that announced it and adopts it. "Newer" is a
  * total order, higher version first and then the higher hash, so two layouts applied concurrently
  * with the same version still converge on one of them rather than leaving the cluster split.
+ *
+ * <p><b>Whom to ask first.</b> {@link dev.hangar.cluster.membership.ReplicaOrder} turns what this
+ * node believes of its peers into the order in which chunk and table reads ask a partition's
+ * replicas: those seen up before those seen suspect or down, none left out.
  */
 @NullMarked
 package dev.hangar.cluster.membership;

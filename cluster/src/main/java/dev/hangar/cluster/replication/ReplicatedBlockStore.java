@@ -13,6 +13,7 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.Partitioning;
 import dev.hangar.cluster.membership.PeerStatus;
+import dev.hangar.cluster.membership.ReplicaOrder;
 import dev.hangar.cluster.replication.BlockWire.GetReply;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcServer;

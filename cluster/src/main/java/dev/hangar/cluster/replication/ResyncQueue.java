@@ -9,6 +9,7 @@ import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
 import dev.hangar.cluster.layout.Partitioning;
 import dev.hangar.cluster.membership.PeerStatus;
+import dev.hangar.cluster.membership.ReplicaOrder;
 import dev.hangar.cluster.replication.BlockWire.Status;
 import java.io.IOException;
 import java.time.Duration;

@@ -2,7 +2,7 @@
  * Leaderless replication of blocks (chunks): each block lives on the replicas of its partition
  * ({@code Partitioning.partitionOfBlock}), is written at a write quorum in one round of parallel
  * calls, and is read from the closest replica that membership believes up, falling back to the next
- * one (replicas believed down come last: {@code ReplicaOrder}).
+ * one (replicas believed down come last: {@link dev.hangar.cluster.membership.ReplicaOrder}).
  *
  * <p><b>Wire messages</b> (all on {@link dev.hangar.cluster.rpc.RpcServer}; ids travel as their 16
  * raw bytes, integers big-endian):

@@ -3,6 +3,8 @@ package dev.hangar.cluster.table;
 import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
+import dev.hangar.cluster.membership.PeerStatus;
+import dev.hangar.cluster.membership.ReplicaOrder;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcPeer;
 import dev.hangar.cluster.rpc.RpcServer;
@@ -50,6 +52,7 @@ public final class ReplicatedTable implements AutoCloseable {
     private final MergeRule rule;
     private final NodeId self;
     private final Supplier<ClusterLayout> layout;
+    private final Supplier<Map<NodeId, PeerStatus>> statuses;
     private final RpcClient client;
     private final Function<NodeId, InetSocketAddress> addresses;
     private final LocalTable local;
@@ -65,10 +68,23 @@ public final class ReplicatedTable implements AutoCloseable {
         this(config, self, layout, client, server, addresses, local, new HybridLogicalClock(self));
     }
 
-    /** A table on {@code clock}; registers its methods on {@code server}. */
+    /**
+     * A table on {@code clock} whose reads know nothing of membership (closest replicas first);
+     * registers its methods on {@code server}.
+     */
     public ReplicatedTable(TableConfig config, NodeId self, Supplier<ClusterLayout> layout, RpcClient client,
             RpcServer server, Function<NodeId, InetSocketAddress> addresses, LocalTable local,
             HybridLogicalClock clock) {
+        this(config, self, layout, Map::of, client, server, addresses, local, clock);
+    }
+
+    /**
+     * A table on {@code clock} whose reads ask first the replicas {@code statuses} (every known node
+     * as membership sees it) shows up ({@link ReplicaOrder}); registers its methods on {@code server}.
+     */
+    public ReplicatedTable(TableConfig config, NodeId self, Supplier<ClusterLayout> layout,
+            Supplier<Map<NodeId, PeerStatus>> statuses, RpcClient client, RpcServer server,
+            Function<NodeId, InetSocketAddress> addresses, LocalTable local, HybridLogicalClock clock) {
         if (local.mergeRule() != config.mergeRule()) {
             throw new IllegalArgumentException("the local replica of table " + config.name()
                     + " merges by another rule than the table's");
@@ -77,6 +93,7 @@ public final class ReplicatedTable implements AutoCloseable {
         this.rule = config.mergeRule();
         this.self = self;
         this.layout = layout;
+        this.statuses = statuses;
         this.client = client;
         this.addresses = addresses;
         this.local = local;
@@ -376,12 +393,13 @@ public final class ReplicatedTable implements AutoCloseable {
 
     /**
      * The live entry of a key, merged from the read quorum (self first when a replica, then the
-     * closest); empty if absent or deleted. Replicas that answered with an older entry or none are
+     * replicas membership believes up before the others, the closest first: {@link ReplicaOrder});
+     * empty if absent or deleted. Replicas that answered with an older entry or none are
      * repaired in the background.
      */
     public CompletableFuture<Optional<Entry>> get(byte[] partitionKey, byte[] sortKey) {
         RoundTrips.Tally tally = RoundTrips.current();
-        List<NodeId> replicas = ReplicaSet.closestFirst(layout.get(), local.partitionOf(partitionKey), self);
+        List<NodeId> replicas = readOrder(partitionKey);
         byte[] payload = Wire.getRequest(partitionKey, sortKey);
         return QuorumCall.<Optional<Entry>>run("get", replicas, config.readQuorum(), config.readQuorum(), self, node ->
                         node.equals(self)
@@ -426,7 +444,7 @@ public final class ReplicatedTable implements AutoCloseable {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
         RoundTrips.Tally tally = RoundTrips.current();
-        List<NodeId> replicas = ReplicaSet.closestFirst(layout.get(), local.partitionOf(partitionKey), self);
+        List<NodeId> replicas = readOrder(partitionKey);
         byte[] payload = Wire.rangeRequest(partitionKey, fromSortKey, untilSortKey, limit);
         return QuorumCall.<List<Entry>>run("range", replicas, config.readQuorum(), config.readQuorum(), self, node ->
                         node.equals(self)
@@ -507,6 +525,12 @@ public final class ReplicatedTable implements AutoCloseable {
 
     private List<NodeId> replicasOf(byte[] partitionKey) {
         return layout.get().replicas(local.partitionOf(partitionKey));
+    }
+
+    // A read asks the head of this order at once, the next replica only after a call failed or timed out.
+    private List<NodeId> readOrder(byte[] partitionKey) {
+        ClusterLayout current = layout.get();
+        return ReplicaOrder.readOrder(current, self, current.replicas(local.partitionOf(partitionKey)), statuses.get());
     }
 
     private Entry mergeLocally(Entry entry) {

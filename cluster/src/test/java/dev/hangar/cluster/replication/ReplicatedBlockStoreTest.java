@@ -15,6 +15,7 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.Partitioning;
 import dev.hangar.cluster.membership.PeerStatus;
+import dev.hangar.cluster.membership.ReplicaOrder;
 import dev.hangar.cluster.replication.TestCluster.Node;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -4,6 +4,7 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.LayoutPlanner;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
+import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.rpc.ClusterSecret;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
@@ -25,6 +26,8 @@ final class TableCluster implements AutoCloseable {
     static final RpcSecurity SECURITY = RpcSecurity.of(ClusterSecret.of("test-cluster-secret-0123456789"));
     final NetworkFaults faults = new NetworkFaults();
     final Map<NodeId, InetSocketAddress> addresses = new ConcurrentHashMap<>();
+    /** What every node's membership believes of the others; empty: no node known, reads closest first. */
+    final Map<NodeId, PeerStatus> statuses = new ConcurrentHashMap<>();
     final Map<NodeId, Node> nodes = new LinkedHashMap<>();
     final ClusterLayout layout;
     final TableConfig config;
@@ -74,7 +77,8 @@ final class TableCluster implements AutoCloseable {
             local = RocksDbLocalTable.open(dir.resolve(id.value()), layout.partitions(), config.mergeRule());
             server = new RpcServer(id, RpcConfig.defaults(), SECURITY, faults, null);
             client = new RpcClient(id, RpcConfig.defaults(), SECURITY, faults);
-            table = new ReplicatedTable(config, id, () -> layout, client, server, addresses::get, local);
+            table = new ReplicatedTable(config, id, () -> layout, () -> Map.copyOf(statuses), client, server,
+                    addresses::get, local, new HybridLogicalClock(id));
             antiEntropy =
                     new AntiEntropy(config, id, () -> layout, client, server, addresses::get, local, table.clock());
             addresses.put(id, server.start("127.0.0.1", 0));

@@ -1,4 +1,4 @@
-package dev.hangar.cluster.replication;
+package dev.hangar.cluster.membership;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,6 @@ import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.LayoutPlanner;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
-import dev.hangar.cluster.membership.PeerStatus;
 import dev.hangar.cluster.membership.PeerStatus.State;
 import dev.hangar.cluster.table.MergeRuleLaws;
 import java.net.InetSocketAddress;

@@ -1,9 +1,8 @@
-package dev.hangar.cluster.replication;
+package dev.hangar.cluster.membership;
 
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
-import dev.hangar.cluster.membership.PeerStatus;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,25 +10,27 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Orders a partition's replicas for asking them one at a time: those membership believes UP first,
- * then SUSPECT ones, then those it believes DOWN or does not know; closest first within each (this
- * node, then its zone, then the rest).
+ * Orders a partition's replicas for reading: those membership believes UP first, then SUSPECT ones,
+ * then those it believes DOWN or does not know; closest first within each (this node, then its zone,
+ * then the rest). Chunk reads ask the replicas one at a time in this order; table reads ask the read
+ * quorum's worth at the head of it at once, and the next one for each that fails.
  *
- * <p>A replica that does not answer costs a whole read timeout before the next one is asked, so a
+ * <p>A replica that does not answer costs a whole call timeout before the next one is asked, so a
  * node known to be silent goes behind every node known to answer. It is never left out: membership
  * lags behind (a node that just restarted stays DOWN until it answers a ping), and it may hold the
  * only copy left.
  */
-final class ReplicaOrder {
+public final class ReplicaOrder {
     private ReplicaOrder() {}
 
     /**
      * {@code replicas} in the order to ask them. This node is always UP: it needs no ping to know it
-     * runs. Every node given the same layout and statuses gives the same order.
+     * runs. Every node given the same layout and statuses gives the same order, so the readers of a
+     * partition in one zone prefer the same remote replicas and their caches stay warm.
      *
      * @param statuses every known node as membership sees it; a node missing from it counts as DOWN
      */
-    static List<NodeId> readOrder(ClusterLayout layout, NodeId self, List<NodeId> replicas,
+    public static List<NodeId> readOrder(ClusterLayout layout, NodeId self, List<NodeId> replicas,
             Map<NodeId, PeerStatus> statuses) {
         @Nullable String zone = layout.role(self).map(NodeRole::zone).orElse(null);
         List<NodeId> ordered = new ArrayList<>(replicas);
