@@ -46,6 +46,16 @@ public interface LocalTable extends AutoCloseable {
     /** {@link #range(byte[], byte[], int)} of the sort keys below {@code untilSortKey} only (null: no bound). */
     List<Entry> range(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit);
 
+    /**
+     * {@link #range(byte[], byte[], byte[], int)} in which only entries that are no {@link
+     * MergeRule#isDeletion deletions} of {@link #mergeRule} count against {@code limit}: it stops after
+     * {@code limit} of those, or after {@code cap} entries in all, deletions included. Fewer than
+     * both means the range is exhausted. So a reader pays for the deleted keys it passes only per
+     * {@code cap} of them, not per {@code limit}.
+     */
+    List<Entry> rangeCountingLive(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit,
+            int cap);
+
     /** Visits every stored entry of one partition, in key order, tombstones included. */
     void forEachInPartition(int partition, Consumer<Entry> visitor);
 

@@ -6,9 +6,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * One page of a range read: the live entries in sort-key order and where the next page starts.
  *
- * <p>A page may hold fewer than the limit of live entries while more follow (tombstones count
- * against each replica's limit, and only keys every answering replica has covered are returned):
- * continue while {@code nextSortKey} is not null.
+ * <p>A page may hold fewer than the limit of live entries while more follow (a replica stops at
+ * {@code limit} entries that are no deletions or at a cap of entries in all, deletions included;
+ * entries another replica deleted are dropped; and only keys every answering replica has covered
+ * are returned): continue while {@code nextSortKey} is not null.
  *
  * @param entries live entries (no tombstones), in unsigned bytewise order of sort key
  * @param nextSortKey the inclusive start of the next page, or null when the range is exhausted

@@ -120,11 +120,21 @@ public final class ReplicatedTable implements AutoCloseable {
             return CompletableFuture.completedFuture(
                     Wire.optionalEntry(local.get(request.partitionKey(), request.sortKey())));
         });
+        // Coordinators of earlier releases send "range" and take a page of limit entries, deletions
+        // included, for a full one; answering them a range.live page would make them miss keys.
+        // (Their replicas do not answer range.live: a read through a node of this release needs
+        // a read quorum of this release, as the swap message already requires.)
         server.register(config.method("range"), (from, payload) -> {
             Wire.RangeRequest request = Wire.rangeRequest(payload);
             return CompletableFuture.completedFuture(
                     Wire.entries(local.range(request.partitionKey(), request.fromSortKey(), request.untilSortKey(),
                             request.limit())));
+        });
+        server.register(config.method("range.live"), (from, payload) -> {
+            Wire.RangeRequest request = Wire.liveRangeRequest(payload);
+            return CompletableFuture.completedFuture(
+                    Wire.entries(local.rangeCountingLive(request.partitionKey(), request.fromSortKey(),
+                            request.untilSortKey(), request.limit(), request.cap())));
         });
     }
 
@@ -427,8 +437,10 @@ public final class ReplicatedTable implements AutoCloseable {
 
     /**
      * Live entries of {@code partitionKey} from {@code fromSortKey} (inclusive), merged from the read
-     * quorum's pages of up to {@code limit} entries each, with read repair of the keys a replica
-     * lacked or held older. See {@link RangePage} for continuing.
+     * quorum's pages, with read repair of the keys a replica lacked or held older. Each replica sends
+     * up to {@code limit} entries that are no deletions, and at most {@link #pageCap} entries in all
+     * ({@link LocalTable#rangeCountingLive}), so deleted keys cost a round per cap of them, not per
+     * limit. See {@link RangePage} for continuing.
      */
     public CompletableFuture<RangePage> range(byte[] partitionKey, byte[] fromSortKey, int limit) {
         return range(partitionKey, fromSortKey, null, limit);
@@ -445,25 +457,32 @@ public final class ReplicatedTable implements AutoCloseable {
         }
         RoundTrips.Tally tally = RoundTrips.current();
         List<NodeId> replicas = readOrder(partitionKey);
-        byte[] payload = Wire.rangeRequest(partitionKey, fromSortKey, untilSortKey, limit);
+        int cap = pageCap(limit);
+        byte[] payload = Wire.liveRangeRequest(partitionKey, fromSortKey, untilSortKey, limit, cap);
         return QuorumCall.<List<Entry>>run("range", replicas, config.readQuorum(), config.readQuorum(), self, node ->
                         node.equals(self)
-                                ? CompletableFuture.supplyAsync(() -> local.range(partitionKey, fromSortKey, untilSortKey, limit),
-                                        localExecutor)
-                                : call(node, "range", payload).thenApply(reply -> checked(Wire.entries(reply))))
+                                ? CompletableFuture.supplyAsync(() -> local.rangeCountingLive(partitionKey, fromSortKey,
+                                        untilSortKey, limit, cap), localExecutor)
+                                : call(node, "range.live", payload).thenApply(reply -> checked(Wire.entries(reply))))
                 .thenApply(answers -> {
                     rounds.record("range", answers.rounds());
                     tally.addMetadata(answers.rounds());
-                    return mergePages(answers.byNode(), limit);
+                    return mergePages(answers.byNode(), limit, cap);
                 });
     }
 
+    /** The most entries, deletions included, a replica sends for a range page of {@code limit}. */
+    static int pageCap(int limit) {
+        return Math.max(limit, Math.min(10 * Math.min(limit, 1_000), 10_000));
+    }
+
     // Only keys up to the smallest last key of a full page are known to every answering replica:
-    // beyond it a replica may hold a newer entry or tombstone it did not send.
-    private RangePage mergePages(Map<NodeId, List<Entry>> pages, int limit) {
+    // beyond it a replica may hold a newer entry or tombstone it did not send. A page is full when
+    // the replica stopped at its limit or its cap (LocalTable.rangeCountingLive), not at the end.
+    private RangePage mergePages(Map<NodeId, List<Entry>> pages, int limit, int cap) {
         byte[] cutoff = null;
         for (List<Entry> page : pages.values()) {
-            if (page.size() >= limit) {
+            if (page.size() >= cap || page.stream().filter(entry -> !rule.isDeletion(entry)).count() >= limit) {
                 byte[] last = page.getLast().sortKey();
                 if (cutoff == null || Arrays.compareUnsigned(last, cutoff) < 0) {
                     cutoff = last;

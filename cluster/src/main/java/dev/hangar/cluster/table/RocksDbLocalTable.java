@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
@@ -151,10 +152,31 @@ public final class RocksDbLocalTable implements LocalTable {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must not be negative: " + limit);
         }
+        return page(partitionKey, fromSortKey, untilSortKey, limit, entry -> true, limit);
+    }
+
+    @Override
+    public List<Entry> rangeCountingLive(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey,
+            int limit, int cap) {
+        if (limit < 0 || cap < limit) {
+            throw new IllegalArgumentException("need 0 <= limit <= cap: limit " + limit + ", cap " + cap);
+        }
+        return page(partitionKey, fromSortKey, untilSortKey, limit, entry -> !rule.isDeletion(entry), cap);
+    }
+
+    // Stops after limit entries that count, or cap entries in all, or at untilSortKey.
+    private List<Entry> page(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit,
+            Predicate<Entry> counts, int cap) {
         byte[] prefix = key(partitionKey, new byte[0]);
-        List<Entry> entries = new ArrayList<>(Math.min(limit, 1024));
-        scan(prefix, key(partitionKey, fromSortKey), entry -> entries.size() < limit
-                && (untilSortKey == null || Arrays.compareUnsigned(entry.sortKey(), untilSortKey) < 0), entries::add);
+        List<Entry> entries = new ArrayList<>(Math.min(cap, 1024));
+        int[] counted = {0};
+        scan(prefix, key(partitionKey, fromSortKey), entry -> counted[0] < limit && entries.size() < cap
+                && (untilSortKey == null || Arrays.compareUnsigned(entry.sortKey(), untilSortKey) < 0), entry -> {
+                    entries.add(entry);
+                    if (counts.test(entry)) {
+                        counted[0]++;
+                    }
+                });
         return entries;
     }
 

@@ -22,7 +22,10 @@ import org.jspecify.annotations.Nullable;
  *       + the entry stored before it, then per peeked key a present flag + the entry stored there
  *   <li>{@code table.<name>.get}: partition key, sort key → present flag + entry
  *   <li>{@code table.<name>.range}: partition key, from sort key, present flag + until sort key
- *       (exclusive), limit → entries
+ *       (exclusive), limit → up to limit entries, deletions included (coordinators of earlier
+ *       releases; this one sends {@code range.live})
+ *   <li>{@code table.<name>.range.live}: the same, then a cap → entries up to the limit's worth that
+ *       are no deletions under the table's merge rule, and at most cap entries in all
  *   <li>{@code table.<name>.summary}: partition → partition summary (root + 256 leaf hashes)
  *   <li>{@code table.<name>.leaves}: partition, leaf numbers, the caller's entries of those leaves →
  *       the receiver's entries of those leaves (as they were before merging the caller's)
@@ -39,7 +42,8 @@ final class Wire {
 
     record GetRequest(byte[] partitionKey, byte[] sortKey) {}
 
-    record RangeRequest(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit) {}
+    /** A range request; {@code cap} is {@code limit} in a plain {@code range} request. */
+    record RangeRequest(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit, int cap) {}
 
     record LeavesRequest(int partition, byte[] leaves, List<Entry> entries) {}
 
@@ -160,20 +164,42 @@ final class Wire {
     }
 
     static byte[] rangeRequest(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit) {
-        return write(out -> {
-            EntryCodec.writeBytes(out, partitionKey);
-            EntryCodec.writeBytes(out, fromSortKey);
-            out.writeBoolean(untilSortKey != null);
-            if (untilSortKey != null) {
-                EntryCodec.writeBytes(out, untilSortKey);
-            }
-            out.writeInt(limit);
-        });
+        return write(out -> writeRange(out, partitionKey, fromSortKey, untilSortKey, limit));
     }
 
     static RangeRequest rangeRequest(byte[] payload) {
-        return read(payload, in -> new RangeRequest(EntryCodec.readBytes(in), EntryCodec.readBytes(in),
-                in.readBoolean() ? EntryCodec.readBytes(in) : null, in.readInt()));
+        return read(payload, in -> readRange(in, false));
+    }
+
+    static byte[] liveRangeRequest(byte[] partitionKey, byte[] fromSortKey, byte @Nullable [] untilSortKey, int limit,
+            int cap) {
+        return write(out -> {
+            writeRange(out, partitionKey, fromSortKey, untilSortKey, limit);
+            out.writeInt(cap);
+        });
+    }
+
+    static RangeRequest liveRangeRequest(byte[] payload) {
+        return read(payload, in -> readRange(in, true));
+    }
+
+    private static void writeRange(DataOutputStream out, byte[] partitionKey, byte[] fromSortKey,
+            byte @Nullable [] untilSortKey, int limit) throws IOException {
+        EntryCodec.writeBytes(out, partitionKey);
+        EntryCodec.writeBytes(out, fromSortKey);
+        out.writeBoolean(untilSortKey != null);
+        if (untilSortKey != null) {
+            EntryCodec.writeBytes(out, untilSortKey);
+        }
+        out.writeInt(limit);
+    }
+
+    private static RangeRequest readRange(DataInputStream in, boolean capped) throws IOException {
+        byte[] partitionKey = EntryCodec.readBytes(in);
+        byte[] fromSortKey = EntryCodec.readBytes(in);
+        byte[] untilSortKey = in.readBoolean() ? EntryCodec.readBytes(in) : null;
+        int limit = in.readInt();
+        return new RangeRequest(partitionKey, fromSortKey, untilSortKey, limit, capped ? in.readInt() : limit);
     }
 
     static byte[] partition(int partition) {

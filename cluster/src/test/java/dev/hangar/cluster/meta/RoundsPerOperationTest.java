@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.table.TableConfig;
 import dev.hangar.metadata.BucketRecord;
+import dev.hangar.metadata.ListQuery;
 import dev.hangar.metadata.ObjectContent;
+import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.VersionQuery;
 import java.nio.file.Path;
@@ -83,6 +85,57 @@ class RoundsPerOperationTest {
         System.out.println("rounds, never-versioned bucket: " + measured);
 
         assertThat(measured.values()).as("rounds of %s", measured).containsOnly(1);
+    }
+
+    /**
+     * A never-versioned bucket with {@code deleted} keys k000, k001, … put and deleted (each
+     * DeleteObject writes the key's null slot back dead: an entry until purged), then {@code live}
+     * keys put, and the settings cache warm.
+     */
+    private void bucketOfDeletedKeys(String bucket, int deleted, String... live) throws Exception {
+        store.createBucket(new BucketRecord(bucket, NOW, "us-east-1"));
+        for (int i = 0; i < deleted; i++) {
+            store.putObject(version(bucket, "k%03d".formatted(i), "null", "x"));
+            store.deleteObject(bucket, "k%03d".formatted(i));
+        }
+        for (String key : live) {
+            store.putObject(version(bucket, key, "null", key));
+        }
+        store.getBucket(bucket);
+        store.getBucketConfig(bucket, "versioning");
+    }
+
+    @Test
+    void listingPassesDeletedKeysInOneRound() throws Exception {
+        bucketOfDeletedKeys("plain", 250);
+        ObjectListing[] listing = new ObjectListing[1];
+
+        // Each replica's page holds up to 101 live entries and 1,010 in all (it stopped at 101 before).
+        int rounds = rounds(() -> listing[0] = store.listObjects("plain", new ListQuery("", null, null, 100)));
+
+        assertThat(listing[0].entries()).isEmpty();
+        assertThat(listing[0].truncated()).isFalse();
+        assertThat(rounds).isEqualTo(1);
+    }
+
+    @Test
+    void liveKeysAmongDeletedOnesArePagedAsBefore() throws Exception {
+        bucketOfDeletedKeys("plain", 300, "k150-live", "k299-live");
+        ObjectListing[] listing = new ObjectListing[2];
+
+        // maxKeys 1: pages of 2 live entries, capped at 20 entries in all (before: 2 entries).
+        int firstRounds = rounds(() -> listing[0] = store.listObjects("plain", new ListQuery("", null, null, 1)));
+        int secondRounds = rounds(() -> listing[1] = store.listObjects("plain",
+                new ListQuery("", null, listing[0].nextMarker(), 1)));
+
+        assertThat(listing[0].entries()).extracting(ObjectVersion::key).containsExactly("k150-live");
+        assertThat(listing[0].truncated()).isTrue();
+        assertThat(listing[0].nextMarker()).isEqualTo("k150-live");
+        assertThat(listing[1].entries()).extracting(ObjectVersion::key).containsExactly("k299-live");
+        assertThat(listing[1].truncated()).isFalse();
+        System.out.println("rounds of two listings past 300 deleted keys: " + firstRounds + ", " + secondRounds);
+        // 302 entries at up to 20 a round, where it took 2 a round (about 150 rounds).
+        assertThat(firstRounds + secondRounds).isLessThanOrEqualTo(30);
     }
 
     @Test

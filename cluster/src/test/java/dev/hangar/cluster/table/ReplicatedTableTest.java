@@ -136,6 +136,19 @@ class ReplicatedTableTest {
         assertThat(table("c").readRepairs()).isPositive();
     }
 
+    // Reads partition key "bucket" page by page into seen; returns the number of pages.
+    private static int readAllPages(ReplicatedTable table, int limit, List<String> seen) {
+        byte[] from = new byte[0];
+        int pages = 0;
+        while (from != null) {
+            RangePage page = table.range(b("bucket"), from, limit).join();
+            page.entries().forEach(e -> seen.add(new String(e.sortKey(), UTF_8)));
+            from = page.nextSortKey();
+            pages++;
+        }
+        return pages;
+    }
+
     @Test
     void rangeMergesReplicasPagesHidesTombstonesAndRepairs() throws InterruptedException {
         cluster.faults.partition(List.of(new NodeId("c")), List.of(new NodeId("a"), new NodeId("b")));
@@ -146,14 +159,7 @@ class ReplicatedTableTest {
         cluster.faults.heal();
 
         List<String> seen = new ArrayList<>();
-        byte[] from = new byte[0];
-        int pages = 0;
-        while (from != null) {
-            RangePage page = table("c").range(b("bucket"), from, 4).join();
-            page.entries().forEach(e -> seen.add(new String(e.sortKey(), UTF_8)));
-            from = page.nextSortKey();
-            pages++;
-        }
+        int pages = readAllPages(table("c"), 4, seen);
         assertThat(seen).containsExactly("k0", "k1", "k2", "k4", "k5", "k6", "k7", "k8", "k9");
         assertThat(pages).isGreaterThanOrEqualTo(3);
         // A bounded range stops before its bound, and is complete there.
@@ -161,6 +167,34 @@ class ReplicatedTableTest {
         assertThat(bounded.entries()).extracting(e -> new String(e.sortKey(), UTF_8)).containsExactly("k1", "k2", "k4");
         assertThat(bounded.hasMore()).isFalse();
         await("c is repaired by the listing", () -> local("c").range(b("bucket"), new byte[0], 100).size() == 10);
+    }
+
+    @Test
+    void rangePagesCountOnlyLiveEntriesAgainstTheLimitUpToTheCap() throws Exception {
+        for (int i = 0; i < 30; i++) {
+            table("a").put(b("bucket"), b("k%02d".formatted(i)), b("v")).join();
+            if (i != 25) {
+                table("a").delete(b("bucket"), b("k%02d".formatted(i))).join();
+            }
+        }
+        for (String node : List.of("a", "b", "c")) {
+            await(node + " holds every write", () -> local(node).range(b("bucket"), new byte[0], 100).stream()
+                    .filter(Entry::isTombstone).count() == 29);
+        }
+
+        // Limit 1, cap 10: pages end at k09 and k19 (the cap), at k25 (the live entry), and at the end.
+        List<String> seen = new ArrayList<>();
+        int pages = readAllPages(table("c"), 1, seen);
+        assertThat(ReplicatedTable.pageCap(1)).isEqualTo(10);
+        assertThat(seen).containsExactly("k25");
+        assertThat(pages).isEqualTo(4);
+
+        // Coordinators of earlier releases ask "range": limit entries in all, tombstones included.
+        NodeId b = new NodeId("b");
+        byte[] reply = cluster.node("a").client.call(new RpcPeer(b, cluster.addresses.get(b)), "table.test.range",
+                Wire.rangeRequest(b("bucket"), new byte[0], null, 5), Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+        assertThat(Wire.entries(reply)).extracting(e -> new String(e.sortKey(), UTF_8))
+                .containsExactly("k00", "k01", "k02", "k03", "k04");
     }
 
     @Test

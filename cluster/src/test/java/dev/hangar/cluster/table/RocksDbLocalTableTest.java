@@ -55,6 +55,29 @@ class RocksDbLocalTableTest {
     }
 
     @Test
+    void rangeCountingLiveCountsOnlyEntriesThatAreNoDeletionsUpToTheCap() {
+        try (RocksDbLocalTable table = RocksDbLocalTable.open(dir, 1)) {
+            for (String key : List.of("a", "b", "c", "d", "e", "f")) {
+                table.merge(Entry.tombstone(b("p"), b(key), new Timestamp(1, 0, A)));
+            }
+            for (String key : List.of("c1", "e1", "f1")) {
+                table.merge(Entry.of(b("p"), b(key), b(key), new Timestamp(1, 0, A)));
+            }
+
+            // a b c c1 d e e1 f f1: two live entries reached before the cap of 10 entries
+            assertThat(table.rangeCountingLive(b("p"), b(""), null, 2, 10)).extracting(e -> new String(e.sortKey(), UTF_8))
+                    .containsExactly("a", "b", "c", "c1", "d", "e", "e1");
+            // the cap reached first
+            assertThat(table.rangeCountingLive(b("p"), b(""), null, 2, 3)).extracting(e -> new String(e.sortKey(), UTF_8))
+                    .containsExactly("a", "b", "c");
+            // neither: the range is exhausted
+            assertThat(table.rangeCountingLive(b("p"), b("e"), null, 5, 10)).extracting(e -> new String(e.sortKey(), UTF_8))
+                    .containsExactly("e", "e1", "f", "f1");
+            assertThat(table.rangeCountingLive(b("p"), b(""), b("d"), 5, 10)).hasSize(4);
+        }
+    }
+
+    @Test
     void purgesOnlyTombstonesOlderThanTheCutoff() {
         try (RocksDbLocalTable table = RocksDbLocalTable.open(dir, 16)) {
             table.merge(Entry.tombstone(b("p"), b("old"), new Timestamp(100, 0, A)));
