@@ -4,6 +4,7 @@ import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import java.util.Arrays;
 import java.util.List;
+import java.util.ArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,10 +27,7 @@ record AuthorizationHeader(String credential, List<String> signedHeaders, String
         String credential = null;
         String signedHeaders = null;
         String signature = null;
-        for (String component : trimmed.substring(space < 0 ? trimmed.length() : space).split("[\\s,]+")) {
-            if (component.isEmpty()) {
-                continue;
-            }
+        for (String component : components(trimmed, space < 0 ? trimmed.length() : space)) {
             int equals = component.indexOf('=');
             if (equals <= 0) {
                 throw malformed("the authorization component \"" + component + "\" is malformed.");
@@ -52,6 +50,30 @@ record AuthorizationHeader(String credential, List<String> signedHeaders, String
             throw malformed("the SignedHeaders component \"" + signedHeaders + "\" is malformed.");
         }
         return new AuthorizationHeader(credential, List.copyOf(headerNames), signature);
+    }
+
+    /**
+     * The non-empty runs of {@code value} from {@code from} between commas and white space ({@code [\s,]+}, as Java's
+     * regular expressions read {@code \s}). A loop rather than a regular expression: this runs on every request.
+     */
+    static List<String> components(String value, int from) {
+        List<String> components = new ArrayList<>(3);
+        int start = -1;
+        for (int index = from; index <= value.length(); index++) {
+            if (index == value.length() || isSeparator(value.charAt(index))) {
+                if (start >= 0) {
+                    components.add(value.substring(start, index));
+                    start = -1;
+                }
+            } else if (start < 0) {
+                start = index;
+            }
+        }
+        return components;
+    }
+
+    private static boolean isSeparator(char c) {
+        return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
     static S3Exception malformed(String detail) {

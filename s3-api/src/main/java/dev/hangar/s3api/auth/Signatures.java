@@ -27,6 +27,9 @@ final class Signatures {
     private static final int SIGNING_KEY_CACHE_BOUND = 1024;
     /** Cloned rather than looked up: {@code Mac.getInstance} walks the security providers each time. */
     private static final Mac PROTOTYPE = lookUpMac();
+    /** The same for the digests every request computes (the payload's SHA-256, the body's MD5). */
+    private static final MessageDigest SHA256_PROTOTYPE = messageDigest("SHA-256");
+    private static final MessageDigest MD5_PROTOTYPE = messageDigest("MD5");
 
     private Signatures() {
     }
@@ -105,11 +108,20 @@ final class Signatures {
     }
 
     static MessageDigest newSha256() {
-        return messageDigest("SHA-256");
+        return copyOf(SHA256_PROTOTYPE);
     }
 
     static MessageDigest newMd5() {
-        return messageDigest("MD5");
+        return copyOf(MD5_PROTOTYPE);
+    }
+
+    // A prototype is never updated, so each copy starts empty.
+    private static MessageDigest copyOf(MessageDigest prototype) {
+        try {
+            return (MessageDigest) prototype.clone();
+        } catch (CloneNotSupportedException notByThisProvider) {
+            return messageDigest(prototype.getAlgorithm());
+        }
     }
 
     /**
