@@ -233,14 +233,14 @@ public final class RaftReplication implements Replication {
                     SettingsCopies.Key key = new SettingsCopies.Key(query, route);
                     Optional<T> copy = copies.get(key);
                     if (copy.isPresent()) {
-                        return detached(copy.get());
+                        return copy.get();
                     }
                     long epoch = copies.epoch();
                     GroupRead<T> read = new ForwardedRead<>(query, group);
                     T result = read.await();
                     rounds = read.rounds();
                     copies.keep(key, result, epoch);
-                    return detached(result);
+                    return result;
                 }
             }
             GroupRead<T> read = startRead(query, group);
@@ -260,15 +260,6 @@ public final class RaftReplication implements Replication {
         if (current != null) {
             changes.announce(current);
         }
-    }
-
-    // A configuration document is a byte array, which a caller could change: each gets its own of a kept copy.
-    @SuppressWarnings("unchecked")
-    private static <T> T detached(T value) {
-        if (value instanceof Optional<?> optional && optional.orElse(null) instanceof byte[] bytes) {
-            return (T) Optional.of(bytes.clone());
-        }
-        return value;
     }
 
     /**

@@ -72,7 +72,7 @@ final class SettingsCopies {
             });
         }
         @SuppressWarnings("unchecked") // A key's copy holds its query's answer, kept by keep().
-        T value = (T) copy.value();
+        T value = (T) detached(copy.value());
         return Optional.of(value);
     }
 
@@ -89,9 +89,18 @@ final class SettingsCopies {
     private void keep(Key key, Object value, long epochBefore, long now) {
         synchronized (drops) {
             if (epoch == epochBefore) {
-                copies.put(key, new Copy(value, now + ttlNanos));
+                copies.put(key, new Copy(detached(value), now + ttlNanos));
             }
         }
+    }
+
+    // A configuration document is a byte array, which its reader could change: the copy keeps its own, and each
+    // reader of the copy gets its own.
+    private static Object detached(Object value) {
+        if (value instanceof Optional<?> optional && optional.orElse(null) instanceof byte[] bytes) {
+            return Optional.of(bytes.clone());
+        }
+        return value;
     }
 
     /** Drops every copy: a setting changed somewhere (which one is not said: changes are rare, copies cheap). */

@@ -67,4 +67,16 @@ class SettingsCopiesTest {
         background.getFirst().run();
         assertThat(copies.<Optional<String>>get(KEY)).isEmpty();
     }
+
+    @Test
+    void aDocumentKeptOrReadIsTheCopysOwn() {
+        byte[] document = {'{', '}'};
+        copies.keep(KEY, Optional.of(document), copies.epoch());
+        document[0] = 'X';
+        Optional<byte[]> read = copies.<Optional<byte[]>>get(KEY).orElseThrow();
+        assertThat(read).hasValueSatisfying(bytes -> assertThat(bytes).containsExactly('{', '}'));
+        read.orElseThrow()[0] = 'Y';
+        assertThat(copies.<Optional<byte[]>>get(KEY).orElseThrow())
+                .hasValueSatisfying(bytes -> assertThat(bytes).containsExactly('{', '}'));
+    }
 }
