@@ -72,8 +72,8 @@ public final class ClusterControl implements AutoCloseable {
         /**
          * Registers the services' handlers on {@code server}; {@code addresses} resolves a node id to
          * its RPC address as membership learns them, and throws for a node never heard of; {@code
-         * statuses} gives every known node as membership sees it ({@link #statuses()}), and no node
-         * until membership starts, just after the bind; {@code faults} is the node's fault hook
+         * statuses} gives every other known node as membership sees it now (a live view, no copy per
+         * call), and no node until membership starts, just after the bind; {@code faults} is the node's fault hook
          * ({@link #faults()}), for services with traffic of their own to apply it to.
          */
         void install(NodeId self, RpcServer server, RpcClient client, NetworkFaults faults, LayoutManager layouts,
@@ -162,7 +162,7 @@ public final class ClusterControl implements AutoCloseable {
     }
 
     private static Map<NodeId, PeerStatus> statusesOf(@Nullable Membership membership) {
-        return membership == null ? Map.of() : membership.statuses();
+        return membership == null ? Map.of() : membership.peersView();
     }
 
     public NodeId selfId() {

@@ -15,7 +15,7 @@ package dev.hangar.bench.consensus;
  * <p>Settings reads: leaderless nodes serve them from a cache refreshed in the background, Raft members from their own
  * replica, and a Raft node outside the bucket's group (a gateway) from copies of what it read from the group's
  * leader, refreshed in the background too. A request pays for one only on a miss, which is not expected while
- * requests keep the cache warm: {@link #settings} is 0, and {@link #settingsOnMiss} what a cold one costs.
+ * requests keep the cache warm: {@link #SETTINGS_WHEN_WARM}, and {@link #settingsOnMiss} what a cold one costs.
  */
 final class ExpectedRounds {
     private ExpectedRounds() {}
@@ -29,9 +29,8 @@ final class ExpectedRounds {
         };
     }
 
-    static int settings(Policy policy, Role role, Operation operation) {
-        return 0;
-    }
+    /** The settings rounds of a request whose settings are cached, in every mode and role. */
+    static final int SETTINGS_WHEN_WARM = 0;
 
     /** The settings rounds of a request that finds none of its settings cached: one read each (two, read-index). */
     static int settingsOnMiss(Policy policy, Role role, Operation operation) {

@@ -48,6 +48,7 @@ public final class Membership implements AutoCloseable {
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final Map<NodeId, PeerStatus> peers = new ConcurrentHashMap<>();
+    private final Map<NodeId, PeerStatus> peersView = java.util.Collections.unmodifiableMap(peers);
     private final Set<NodeId> pinging = ConcurrentHashMap.newKeySet();
     // Seed addresses that turned out to be this node, so that it stops pinging itself.
     private final Set<String> ownSeeds = ConcurrentHashMap.newKeySet();
@@ -102,6 +103,14 @@ public final class Membership implements AutoCloseable {
 
     public PeerInfo self() {
         return self;
+    }
+
+    /**
+     * The other known nodes as they are now, a live read-only view without a copy: for the reads that order
+     * replicas on every request ({@link ReplicaOrder}), where {@link #statuses}'s snapshot would be work per call.
+     */
+    public Map<NodeId, PeerStatus> peersView() {
+        return peersView;
     }
 
     /** Every known node, this one included (always UP), as an immutable snapshot. */

@@ -5,6 +5,7 @@ import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.layout.NodeRole;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -33,10 +34,14 @@ public final class ReplicaOrder {
     public static List<NodeId> readOrder(ClusterLayout layout, NodeId self, List<NodeId> replicas,
             Map<NodeId, PeerStatus> statuses) {
         @Nullable String zone = layout.role(self).map(NodeRole::zone).orElse(null);
+        // Each replica's rank read once: statuses may be a live view that changes during the sort.
+        Map<NodeId, Integer> ranks = new HashMap<>();
+        for (NodeId node : replicas) {
+            ranks.put(node, reachability(self, statuses, node) * 3 + distance(layout, self, zone, node));
+        }
         List<NodeId> ordered = new ArrayList<>(replicas);
         // Stable sort: within one class the layout's order stays, so nodes that see the same states agree.
-        ordered.sort(Comparator.<NodeId>comparingInt(node -> reachability(self, statuses, node))
-                .thenComparingInt(node -> distance(layout, self, zone, node)));
+        ordered.sort(Comparator.comparingInt(ranks::get));
         return ordered;
     }
 

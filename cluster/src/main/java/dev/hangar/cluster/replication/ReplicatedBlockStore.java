@@ -84,8 +84,8 @@ public final class ReplicatedBlockStore implements BlockStore {
     }
 
     /**
-     * As above, asking the replicas that {@code statuses} (membership's view of every known node, as
-     * {@code ClusterControl.statuses} gives it) shows up before the others, and with the resync queue
+     * As above, asking the replicas that {@code statuses} (membership's live view of the other
+     * nodes) shows up before the others, and with the resync queue
      * kept in {@code resyncDir} (created if needed; null: in memory only) so that repairs queued
      * before a restart are continued after it. The folder belongs to this store alone while it is
      * open.

@@ -20,10 +20,8 @@ public final class RpcBroadcast {
     /**
      * Calls {@code method} on every node of {@code nodes} in parallel and returns once each answered, failed or timed
      * out; each failure goes to {@code failed}, never to the caller.
-     *
-     * @return how many nodes were called
      */
-    public static int callAndAwait(RpcClient client, Collection<NodeId> nodes,
+    public static void callAndAwait(RpcClient client, Collection<NodeId> nodes,
             Function<NodeId, InetSocketAddress> addresses, String method, byte[] payload, Duration timeout,
             BiConsumer<NodeId, Throwable> failed) {
         List<CompletableFuture<?>> calls = new ArrayList<>();
@@ -44,6 +42,5 @@ public final class RpcBroadcast {
         }
         // Each call ends by its timeout at the latest.
         CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
-        return calls.size();
     }
 }
