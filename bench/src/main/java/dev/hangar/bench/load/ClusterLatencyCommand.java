@@ -1,5 +1,7 @@
 package dev.hangar.bench.load;
 
+import dev.hangar.bench.Folders;
+
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.cluster.replication.ReplicationConfig;
 import dev.hangar.cluster.replication.ReplicationStats;
@@ -10,11 +12,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -147,7 +146,7 @@ public final class ClusterLatencyCommand implements Callable<Integer> {
                 }
             }
         } finally {
-            deleteTree(dir);
+            Folders.deleteTree(dir);
         }
         report(results, out);
         return results.stream().anyMatch(r -> r.errors() > 0) ? 1 : 0;
@@ -357,24 +356,5 @@ public final class ClusterLatencyCommand implements Callable<Integer> {
         byte[] block(int index) {
             return blocks[index % blocks.length];
         }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, @Nullable IOException failure) throws IOException {
-                Files.delete(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

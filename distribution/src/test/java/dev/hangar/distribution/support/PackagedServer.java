@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -57,16 +59,42 @@ public final class PackagedServer implements AutoCloseable {
     /** As {@link #start(Path, String, Map)}, with a label in the log file's name. */
     public static PackagedServer start(Path dataDir, String heap, Map<String, String> environment, String label)
             throws IOException, InterruptedException {
-        Path jar = jar();
+        String java = ProcessHandle.current().info().command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return launch(List.of(java, "-Xmx" + heap, "--enable-native-access=ALL-UNNAMED", "-jar", jar().toString()), dataDir, environment,
+            label);
+    }
+
+    /**
+     * Starts the runnable folder's launcher as the README does ({@code hangar.launcher}: the unpacked jar
+     * with the start-up cache trained at package), with {@code javaOptions} as its {@code JAVA_OPTS}.
+     */
+    public static PackagedServer startLauncher(Path dataDir, String javaOptions, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        Map<String, String> variables = new HashMap<>(environment);
+        variables.put("JAVA_OPTS", javaOptions);
+        return launch(List.of(launcher().toString()), dataDir, variables, "launcher");
+    }
+
+    /** The runnable folder the build lays out at package: launcher, unpacked jar, start-up cache. */
+    public static Path launcher() {
+        String property = System.getProperty("hangar.launcher");
+        assertThat(property).as("system property hangar.launcher (set by the failsafe configuration)").isNotBlank();
+        Path launcher = Path.of(property).toAbsolutePath();
+        assertThat(launcher).as("the launcher (run `./mvnw verify`, which packages before integration tests)").isExecutable();
+        return launcher;
+    }
+
+    private static PackagedServer launch(List<String> command, Path dataDir, Map<String, String> environment, String label)
+            throws IOException, InterruptedException {
         Path data = dataDir.toAbsolutePath();
         Path log = data.getParent().resolve("server-" + Instant.now().toEpochMilli()
             + (label.isEmpty() ? "" : "-" + label) + ".log");
         int port = freePort();
         int managementPort = freePort();
-        String java = ProcessHandle.current().info().command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx" + heap, "--enable-native-access=ALL-UNNAMED",
-            "-jar", jar.toString(), "--management.server.port=" + managementPort)
+        List<String> arguments = new ArrayList<>(command);
+        arguments.add("--management.server.port=" + managementPort);
+        ProcessBuilder builder = new ProcessBuilder(arguments)
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
         Map<String, String> variables = builder.environment();
