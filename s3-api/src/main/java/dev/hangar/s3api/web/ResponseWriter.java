@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -67,7 +66,7 @@ final class ResponseWriter {
                     // Either the writer runs or, if the exchange ends before it starts, the body is
                     // abandoned: never both, never neither, so what the body holds is always released.
                     AtomicBoolean started = new AtomicBoolean();
-                    yield http.writeWith(Flux.from(DataBufferUtils.outputStreamPublisher(
+                    yield http.writeWith(StreamedBody.publish(
                             out -> {
                                 if (!started.compareAndSet(false, true)) {
                                     return;
@@ -75,12 +74,12 @@ final class ResponseWriter {
                                 // The body reads its blocks on this thread: they count as the request's rounds.
                                 try (RoundTrips.Binding counting = RoundTrips.bind(S3MetricsFilter.tally(exchange))) {
                                     stream.writer().writeTo(SendWindow.gate(http, out, writeTimeout));
-                                } catch (IOException e) {
+                                } catch (IOException | UncheckedIOException e) {
                                     log.warn("{} {} failed: {}", bodyDescription, requestId, e.toString());
-                                    throw new UncheckedIOException(e);
+                                    throw e;
                                 }
                             },
-                            http.bufferFactory(), blocking, RESPONSE_BUFFER))
+                            http.bufferFactory(), blocking, RESPONSE_BUFFER, writeTimeout)
                             .doFinally(signal -> {
                                 if (started.compareAndSet(false, true)) {
                                     stream.writer().abandon();

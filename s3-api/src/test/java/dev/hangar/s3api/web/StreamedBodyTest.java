@@ -1,0 +1,148 @@
+package dev.hangar.s3api.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+
+@Timeout(60)
+class StreamedBodyTest {
+
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    @Test
+    void publishesEveryByteInBuffersOfAtMostTheChunkSizeThenCompletes() throws Exception {
+        byte[] body = new byte[1_000_003];
+        new Random(7).nextBytes(body);
+        Recorder recorder = new Recorder(Long.MAX_VALUE);
+
+        StreamedBody.publish(out -> {
+            for (int offset = 0; offset < body.length; offset += 5_000) {
+                out.write(body, offset, Math.min(5_000, body.length - offset));
+            }
+        }, DefaultDataBufferFactory.sharedInstance, executor, 64 * 1024, Duration.ofSeconds(30)).subscribe(recorder);
+
+        recorder.done.get(30, TimeUnit.SECONDS);
+        assertThat(recorder.bytes.toByteArray()).isEqualTo(body);
+        assertThat(recorder.sizes).allMatch(size -> size > 0 && size <= 64 * 1024);
+    }
+
+    @Test
+    void sendsNoMoreBuffersThanAskedForUntilAskedAgain() throws Exception {
+        Recorder recorder = new Recorder(2);
+
+        StreamedBody.publish(out -> {
+            for (int i = 0; i < 10; i++) {
+                out.write(new byte[100]);
+                out.flush();
+            }
+        }, DefaultDataBufferFactory.sharedInstance, executor, 100, Duration.ofSeconds(30)).subscribe(recorder);
+
+        Thread.sleep(300);
+        assertThat(recorder.sizes).as("buffers after a request of 2").hasSize(2);
+        recorder.subscription.get().request(100);
+        recorder.done.get(30, TimeUnit.SECONDS);
+        assertThat(recorder.sizes).hasSize(10);
+    }
+
+    @Test
+    void aCancelledResponseFailsTheWritersNextWrite() throws Exception {
+        Recorder recorder = new Recorder(1);
+        CompletableFuture<Throwable> writerSaw = new CompletableFuture<>();
+
+        StreamedBody.publish(out -> {
+            try {
+                for (int i = 0; i < 1_000; i++) {
+                    out.write(new byte[10]);
+                    out.flush();
+                }
+                writerSaw.complete(null);
+            } catch (IOException e) {
+                writerSaw.complete(e);
+                throw e;
+            }
+        }, DefaultDataBufferFactory.sharedInstance, executor, 10, Duration.ofSeconds(30)).subscribe(recorder);
+
+        Thread.sleep(200);
+        recorder.subscription.get().cancel();
+        assertThat(writerSaw.get(30, TimeUnit.SECONDS)).isInstanceOf(IOException.class).hasMessageContaining("cancelled");
+        assertThat(recorder.error.get()).as("a cancelled subscriber hears nothing more").isNull();
+    }
+
+    @Test
+    void aSubscriberThatAsksForNothingFailsTheBodyAfterTheTimeout() throws Exception {
+        Recorder recorder = new Recorder(0);
+
+        StreamedBody.publish(out -> out.write(new byte[10]), DefaultDataBufferFactory.sharedInstance, executor, 1, Duration.ofMillis(200))
+            .subscribe(recorder);
+
+        assertThat(recorder.failed.get(30, TimeUnit.SECONDS)).isInstanceOf(IOException.class).hasMessageContaining("no more");
+        assertThat(recorder.sizes).isEmpty();
+    }
+
+    /** Records what it receives, asking for {@code initial} buffers first. */
+    private static final class Recorder implements Subscriber<DataBuffer> {
+        final long initial;
+        final AtomicReference<Subscription> subscription = new AtomicReference<>();
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final List<Integer> sizes = new CopyOnWriteArrayList<>();
+        final AtomicReference<Throwable> error = new AtomicReference<>();
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        final CompletableFuture<Throwable> failed = new CompletableFuture<>();
+
+        Recorder(long initial) {
+            this.initial = initial;
+        }
+
+        @Override
+        public void onSubscribe(Subscription s) {
+            subscription.set(s);
+            if (initial > 0) {
+                s.request(initial);
+            }
+        }
+
+        @Override
+        public void onNext(DataBuffer buffer) {
+            byte[] chunk = new byte[buffer.readableByteCount()];
+            buffer.read(chunk);
+            synchronized (bytes) {
+                bytes.write(chunk, 0, chunk.length);
+            }
+            sizes.add(chunk.length);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            error.set(t);
+            failed.complete(t);
+            done.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            done.complete(null);
+        }
+    }
+}
