@@ -1,6 +1,5 @@
 package dev.hangar.s3api.web;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -8,8 +7,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 
@@ -49,7 +50,7 @@ final class StreamedBody {
 
     private static void write(Writer writer, FluxSink<DataBuffer> sink, Demand demand, DataBufferFactory buffers, int chunkSize,
             long timeoutNanos) {
-        try (OutputStream out = new BufferedOutputStream(new SinkStream(sink, demand, buffers, timeoutNanos), chunkSize)) {
+        try (OutputStream out = new SinkStream(sink, demand, buffers, chunkSize, timeoutNanos)) {
             writer.writeTo(out);
         } catch (IOException | RuntimeException e) {
             if (!demand.cancelled()) {
@@ -123,17 +124,24 @@ final class StreamedBody {
         }
     }
 
-    /** Turns each write into one buffer, sent when demand allows. */
+    /**
+     * Fills buffers of the chunk size from the factory (pooled, off-heap under Reactor Netty) straight from the
+     * writer's arrays, and sends each when it is full, flushed or closed and demand allows: one copy of each
+     * byte on its way to the socket.
+     */
     private static final class SinkStream extends OutputStream {
         private final FluxSink<DataBuffer> sink;
         private final Demand demand;
         private final DataBufferFactory buffers;
+        private final int chunkSize;
         private final long timeoutNanos;
+        private @Nullable DataBuffer filling;
 
-        SinkStream(FluxSink<DataBuffer> sink, Demand demand, DataBufferFactory buffers, long timeoutNanos) {
+        SinkStream(FluxSink<DataBuffer> sink, Demand demand, DataBufferFactory buffers, int chunkSize, long timeoutNanos) {
             this.sink = sink;
             this.demand = demand;
             this.buffers = buffers;
+            this.chunkSize = chunkSize;
             this.timeoutNanos = timeoutNanos;
         }
 
@@ -144,12 +152,50 @@ final class StreamedBody {
 
         @Override
         public void write(byte[] bytes, int offset, int length) throws IOException {
-            if (length == 0) {
+            int from = offset;
+            int left = length;
+            while (left > 0) {
+                DataBuffer buffer = filling;
+                if (buffer == null) {
+                    buffer = buffers.allocateBuffer(chunkSize);
+                    filling = buffer;
+                }
+                int count = Math.min(left, chunkSize - buffer.readableByteCount());
+                buffer.write(bytes, from, count);
+                from += count;
+                left -= count;
+                if (buffer.readableByteCount() >= chunkSize) {
+                    send();
+                }
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            send();
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                send();
+            } finally {
+                // A body that failed or was cancelled leaves its last buffer here; nobody else will release it.
+                DataBuffer unsent = filling;
+                filling = null;
+                if (unsent != null) {
+                    DataBufferUtils.release(unsent);
+                }
+            }
+        }
+
+        private void send() throws IOException {
+            DataBuffer buffer = filling;
+            if (buffer == null || buffer.readableByteCount() == 0) {
                 return;
             }
             demand.await(sink, timeoutNanos);
-            DataBuffer buffer = buffers.allocateBuffer(length);
-            buffer.write(bytes, offset, length);
+            filling = null;
             sink.next(buffer);
         }
     }

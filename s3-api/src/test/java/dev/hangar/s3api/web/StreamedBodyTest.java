@@ -18,7 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.NettyDataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 
 @Timeout(60)
@@ -101,6 +106,39 @@ class StreamedBodyTest {
         assertThat(recorder.sizes).isEmpty();
     }
 
+    @Test
+    void aCancelledBodyReleasesTheBufferItWasFilling() throws Exception {
+        List<DataBuffer> allocated = new CopyOnWriteArrayList<>();
+        DataBufferFactory counting = new NettyDataBufferFactory(new UnpooledByteBufAllocator(false)) {
+            @Override
+            public NettyDataBuffer allocateBuffer(int initialCapacity) {
+                NettyDataBuffer buffer = super.allocateBuffer(initialCapacity);
+                allocated.add(buffer);
+                return buffer;
+            }
+        };
+        Recorder recorder = new Recorder(1);
+        CompletableFuture<Void> writerDone = new CompletableFuture<>();
+
+        StreamedBody.publish(out -> {
+            try {
+                for (int i = 0; i < 1_000; i++) {
+                    out.write(new byte[30]);
+                }
+            } finally {
+                writerDone.complete(null);
+            }
+        }, counting, executor, 64, Duration.ofSeconds(30)).subscribe(recorder);
+
+        Thread.sleep(200);
+        recorder.subscription.get().cancel();
+        writerDone.get(30, TimeUnit.SECONDS);
+        Thread.sleep(100);
+        assertThat(recorder.sizes).as("delivered before the cancel").hasSize(1);
+        assertThat(allocated).as("the delivered buffer (released by its reader) and the one being filled").hasSize(2);
+        assertThat(((NettyDataBuffer) allocated.get(1)).getNativeBuffer().refCnt()).as("the unsent buffer's references").isZero();
+    }
+
     /** Records what it receives, asking for {@code initial} buffers first. */
     private static final class Recorder implements Subscriber<DataBuffer> {
         final long initial;
@@ -127,6 +165,7 @@ class StreamedBodyTest {
         public void onNext(DataBuffer buffer) {
             byte[] chunk = new byte[buffer.readableByteCount()];
             buffer.read(chunk);
+            DataBufferUtils.release(buffer);
             synchronized (bytes) {
                 bytes.write(chunk, 0, chunk.length);
             }
