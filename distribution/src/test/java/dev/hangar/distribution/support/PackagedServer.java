@@ -112,7 +112,8 @@ public final class PackagedServer implements AutoCloseable {
         return server;
     }
 
-    private static Path jar() {
+    /** The packaged jar the failsafe configuration names ({@code hangar.jar}). */
+    public static Path jar() {
         String jarProperty = System.getProperty("hangar.jar");
         assertThat(jarProperty).as("system property hangar.jar (set by the failsafe configuration)").isNotBlank();
         Path jar = Path.of(jarProperty).toAbsolutePath();
