@@ -63,9 +63,7 @@ public class ChunkedStreamsBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         store.close();
-        try (var paths = Files.walk(directory)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
+        Folders.deleteTree(directory);
     }
 
     @Benchmark

@@ -1,8 +1,10 @@
 package dev.hangar.bench.aot;
 
 import dev.hangar.bench.Folders;
+import dev.hangar.bench.load.FirstAnswer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -42,7 +43,10 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
         "starts the jar under this JVM, sends it S3 requests for a while, stops it, and checks that the cache was written."})
 public final class TrainCommand implements Callable<Integer> {
 
-    /** Beside the jar: the JVM the cache belongs to, which the launcher runs. */
+    /**
+     * Beside the jar: the JVM the cache belongs to on the first line, then the flags that start it from the
+     * cache ({@link StartupCache#useFlags}), one per line. The launcher runs that JVM with those flags.
+     */
     public static final String JVM_FILE = "jvm";
 
     private static final Duration START_LIMIT = Duration.ofMinutes(3);
@@ -97,7 +101,8 @@ public final class TrainCommand implements Callable<Integer> {
         Process server = builder.start();
         try {
             try (S3AsyncClient client = client(s3Port, accessKey, secretKey)) {
-                awaitServing(client, server, logFile);
+                FirstAnswer.await(client, server, new InetSocketAddress("127.0.0.1", s3Port), System.nanoTime() + START_LIMIT.toNanos(),
+                    "see " + logFile);
                 long requests = new TrainingWorkload(client, "training").run(clients, Instant.now().plus(duration));
                 out.printf(Locale.ROOT, "training: %d requests in %s from %d clients%n", requests, duration, clients);
             }
@@ -112,7 +117,10 @@ public final class TrainCommand implements Callable<Integer> {
         if (!Files.isRegularFile(cache.file()) || Files.size(cache.file()) == 0) {
             throw new IllegalStateException("the JVM wrote no start-up cache at " + cache.file() + "; see " + logFile);
         }
-        Files.writeString(directory.resolve(JVM_FILE), java + "\n", StandardCharsets.UTF_8);
+        List<String> launch = new ArrayList<>();
+        launch.add(java.toString());
+        launch.addAll(cache.useFlags());
+        Files.write(directory.resolve(JVM_FILE), launch, StandardCharsets.UTF_8);
         out.printf(Locale.ROOT, "start-up cache: %s (%d MiB) for %s, %d s in all%n", cache.file(), Files.size(cache.file()) >> 20, java,
             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
         return 0;
@@ -128,25 +136,6 @@ public final class TrainCommand implements Callable<Integer> {
             .overrideConfiguration(configuration -> configuration.apiCallTimeout(Duration.ofMinutes(1))
                 .retryStrategy(strategy -> strategy.maxAttempts(1)))
             .build();
-    }
-
-    /** Waits until the server answers a signed request, failing early if its process ends. */
-    private static void awaitServing(S3AsyncClient client, Process server, Path logFile) throws InterruptedException {
-        Instant deadline = Instant.now().plus(START_LIMIT);
-        while (true) {
-            if (!server.isAlive()) {
-                throw new IllegalStateException("the training server exited with " + server.exitValue() + "; see " + logFile);
-            }
-            try {
-                client.listBuckets().join();
-                return;
-            } catch (CompletionException notYet) {
-                if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException("the training server did not answer within " + START_LIMIT + "; see " + logFile, notYet);
-                }
-                Thread.sleep(100);
-            }
-        }
     }
 
     private static int freePort() throws IOException {

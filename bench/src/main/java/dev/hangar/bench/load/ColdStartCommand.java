@@ -1,15 +1,12 @@
 package dev.hangar.bench.load;
 
 import dev.hangar.bench.Folders;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -37,8 +34,6 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
     description = {"Starts a server (the command after --) on an empty data folder, times its start to the first answered request,",
         "then one client's first GETs of objects of each size. Repeats with --runs; works with any S3 server."})
 public final class ColdStartCommand implements Callable<Integer> {
-
-    private static final Duration ATTEMPT_LIMIT = Duration.ofSeconds(2);
 
     @Mixin
     S3Options s3 = new S3Options();
@@ -81,8 +76,7 @@ public final class ColdStartCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(commandSpec.commandLine(), "--runs, --requests and --sizes must be positive");
         }
         out.println("# hangar-bench coldstart " + s3.describe() + " runs=" + runs + " requests=" + requests + " command=" + command);
-        out.println("# machine: " + Runtime.getRuntime().availableProcessors() + " cpus, " + System.getProperty("os.name") + " "
-            + System.getProperty("os.arch") + ", java " + System.getProperty("java.version"));
+        out.println(LoadCommand.machine());
         List<OperationStats> bySize = sizes.stream().map(size -> new OperationStats(ByteSize.format(size))).toList();
         OperationStats smallGets = new OperationStats("small GET");
         long[] startMillis = new long[runs];
@@ -109,9 +103,8 @@ public final class ColdStartCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "small GET (<= %s) of the first %d requests: p50 %.2f ms, p90 %.2f ms%n", ByteSize.format(small), requests,
             smallGets.percentileMillis(50), smallGets.percentileMillis(90));
         out.flush();
-        List<OperationStats> all = new ArrayList<>(bySize);
-        long errors = all.stream().mapToLong(OperationStats::errors).sum();
-        all.stream().filter(stats -> stats.errors() > 0)
+        long errors = bySize.stream().mapToLong(OperationStats::errors).sum();
+        bySize.stream().filter(stats -> stats.errors() > 0)
             .forEach(stats -> commandSpec.commandLine().getErr().println(stats.name() + ": " + stats.errors() + " failed, first: "
                 + stats.firstError()));
         return errors == 0 ? 0 : 1;
@@ -168,50 +161,21 @@ public final class ColdStartCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Polls the port with plain TCP connects until it accepts, then sends signed ListBuckets until
-     * one is answered. The SDK's client is not the poller: while nothing listens, its connection
-     * attempts sometimes hang until their time limit, which would add seconds to the figure.
-     */
     private long awaitFirstAnswer(S3AsyncClient client, Process server, long start) throws InterruptedException {
-        long deadline = start + startLimit.toNanos();
         URI endpoint = s3.endpoint;
         if (endpoint == null) {
             throw new picocli.CommandLine.ParameterException(spec().commandLine(), "coldstart needs --endpoint");
         }
         InetSocketAddress address = new InetSocketAddress(endpoint.getHost(), endpoint.getPort() > 0 ? endpoint.getPort() : 80);
-        boolean listening = false;
-        while (true) {
-            if (!server.isAlive()) {
-                throw new IllegalStateException("the server exited with " + server.exitValue() + " before answering"
-                    + (log != null ? "; see " + log : " (--log FILE keeps its output)"));
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the server did not answer within " + startLimit);
-            }
-            if (!listening) {
-                try (Socket socket = new Socket()) {
-                    socket.connect(address, 1_000);
-                    listening = true;
-                } catch (IOException notYet) {
-                    Thread.sleep(10);
-                    continue;
-                }
-            }
-            try {
-                client.listBuckets(request -> request.overrideConfiguration(configuration -> configuration.apiCallTimeout(ATTEMPT_LIMIT)))
-                    .join();
-                return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            } catch (CompletionException notYet) {
-                Thread.sleep(10);
-            }
-        }
+        FirstAnswer.await(client, server, address, start + startLimit.toNanos(),
+            log != null ? "see " + log : "--log FILE keeps its output");
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 
     /** Loads the client's own classes before the clock starts: one request to the port nothing listens on yet. */
     private static void warmUp(S3AsyncClient client) {
         try {
-            client.listBuckets(request -> request.overrideConfiguration(configuration -> configuration.apiCallTimeout(ATTEMPT_LIMIT))).join();
+            client.listBuckets(request -> request.overrideConfiguration(configuration -> configuration.apiCallTimeout(FirstAnswer.ATTEMPT_LIMIT))).join();
         } catch (CompletionException expected) {
             // Refused or timed out: either way the SDK's classes are loaded now.
         }

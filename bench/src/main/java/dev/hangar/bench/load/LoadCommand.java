@@ -86,9 +86,14 @@ abstract class LoadCommand implements Callable<Integer> {
     /** The first lines of a report: what ran, against what, on which machine. */
     final void header(PrintWriter out, String parameters) {
         out.println("# hangar-bench " + spec().name() + " " + s3.describe() + " " + parameters + " seed=" + seed);
-        out.println("# machine: " + Runtime.getRuntime().availableProcessors() + " cpus, " + System.getProperty("os.name") + " "
-            + System.getProperty("os.arch") + ", java " + System.getProperty("java.version"));
+        out.println(machine());
         out.flush();
+    }
+
+    /** The report line that says on which machine it ran. */
+    static String machine() {
+        return "# machine: " + Runtime.getRuntime().availableProcessors() + " cpus, " + System.getProperty("os.name") + " "
+            + System.getProperty("os.arch") + ", java " + System.getProperty("java.version");
     }
 
     /** Reports failed requests on stderr; 1 if any request failed, else 0. */

@@ -1,5 +1,6 @@
 package dev.hangar.s3api.web;
 
+import dev.hangar.s3api.semantics.S3Response;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -15,7 +16,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 
 /**
- * A response body that a blocking writer produces through an {@link OutputStream} on an executor's thread,
+ * A response body that a blocking writer produces through an {@link OutputStream} on an executor's thread (the
+ * stream is closed after {@link S3Response.Writer#writeTo} returns; {@code abandon} is the caller's business),
  * published as buffers of at most {@code chunkSize} bytes, never more buffers than the subscriber asked for.
  * The writer waits for demand, at most the write timeout at a time, and learns of a cancelled response by
  * an {@link IOException} from its stream.
@@ -27,15 +29,10 @@ import reactor.core.publisher.FluxSink;
  */
 final class StreamedBody {
 
-    /** What writes the body; the stream is closed after it returns. */
-    interface Writer {
-        void writeTo(OutputStream out) throws IOException;
-    }
-
     private StreamedBody() {
     }
 
-    static Flux<DataBuffer> publish(Writer writer, DataBufferFactory buffers, Executor executor, int chunkSize, Duration demandTimeout) {
+    static Flux<DataBuffer> publish(S3Response.Writer writer, DataBufferFactory buffers, Executor executor, int chunkSize, Duration demandTimeout) {
         return Flux.create(sink -> {
             Demand demand = new Demand();
             sink.onRequest(demand::requested);
@@ -48,7 +45,7 @@ final class StreamedBody {
         }, FluxSink.OverflowStrategy.BUFFER);
     }
 
-    private static void write(Writer writer, FluxSink<DataBuffer> sink, Demand demand, DataBufferFactory buffers, int chunkSize,
+    private static void write(S3Response.Writer writer, FluxSink<DataBuffer> sink, Demand demand, DataBufferFactory buffers, int chunkSize,
             long timeoutNanos) {
         try (OutputStream out = new SinkStream(sink, demand, buffers, chunkSize, timeoutNanos)) {
             writer.writeTo(out);

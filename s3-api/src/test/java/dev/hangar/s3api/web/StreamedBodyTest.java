@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -64,7 +65,8 @@ class StreamedBodyTest {
             }
         }, DefaultDataBufferFactory.sharedInstance, executor, 100, Duration.ofSeconds(30)).subscribe(recorder);
 
-        Thread.sleep(300);
+        waitUntil(() -> recorder.sizes.size() >= 2);
+        Thread.sleep(300); // room for a third buffer, were one to be sent without demand
         assertThat(recorder.sizes).as("buffers after a request of 2").hasSize(2);
         recorder.subscription.get().request(100);
         recorder.done.get(30, TimeUnit.SECONDS);
@@ -89,7 +91,7 @@ class StreamedBodyTest {
             }
         }, DefaultDataBufferFactory.sharedInstance, executor, 10, Duration.ofSeconds(30)).subscribe(recorder);
 
-        Thread.sleep(200);
+        waitUntil(() -> recorder.sizes.size() == 1); // the cancel comes in the middle of the body
         recorder.subscription.get().cancel();
         assertThat(writerSaw.get(30, TimeUnit.SECONDS)).isInstanceOf(IOException.class).hasMessageContaining("cancelled");
         assertThat(recorder.error.get()).as("a cancelled subscriber hears nothing more").isNull();
@@ -130,13 +132,22 @@ class StreamedBodyTest {
             }
         }, counting, executor, 64, Duration.ofSeconds(30)).subscribe(recorder);
 
-        Thread.sleep(200);
+        // The first buffer delivered, the second filled and waiting for demand: then the cancel.
+        waitUntil(() -> recorder.sizes.size() == 1 && allocated.size() == 2);
         recorder.subscription.get().cancel();
         writerDone.get(30, TimeUnit.SECONDS);
-        Thread.sleep(100);
+        waitUntil(() -> ((NettyDataBuffer) allocated.get(1)).getNativeBuffer().refCnt() == 0);
         assertThat(recorder.sizes).as("delivered before the cancel").hasSize(1);
         assertThat(allocated).as("the delivered buffer (released by its reader) and the one being filled").hasSize(2);
         assertThat(((NettyDataBuffer) allocated.get(1)).getNativeBuffer().refCnt()).as("the unsent buffer's references").isZero();
+    }
+
+    /** Waits, at most 30 s, for what another thread does; the assertions after it say what failed. */
+    private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
     }
 
     /** Records what it receives, asking for {@code initial} buffers first. */
