@@ -5,6 +5,8 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -277,8 +279,11 @@ public final class ChunkedStreams {
         }
     }
 
-    /** Reads a run of blocks one after the other, opening each only when it is reached. */
-    private static final class BlockChainInputStream extends InputStream {
+    /**
+     * Reads a run of blocks one after the other, opening each only when it is reached. As a channel it reads
+     * each block through the block's own channel when it has one (see {@link VerifiedRange}).
+     */
+    private static final class BlockChainInputStream extends InputStream implements ReadableByteChannel {
         private final BlockStore store;
         private final List<BlockRef> blocks;
         private int nextIndex;
@@ -393,6 +398,27 @@ public final class ChunkedStreams {
             }
             consumed(count);
             return count;
+        }
+
+        @Override
+        public int read(ByteBuffer target) throws IOException {
+            if (!target.hasRemaining()) {
+                return 0;
+            }
+            if (!advanceIfNeeded()) {
+                return -1;
+            }
+            int count = BufferReads.read(current, target, remainingInCurrent);
+            if (count == -1) {
+                throw endedEarly();
+            }
+            consumed(count);
+            return count;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return !closed;
         }
 
         @Override

@@ -3,6 +3,8 @@ package dev.hangar.blockstore;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.util.Objects;
 import java.util.zip.CRC32C;
 
@@ -12,8 +14,11 @@ import java.util.zip.CRC32C;
  * of the block is read and hashed before the end of the stream is reported. A mismatch is thrown as
  * {@link CorruptBlockException} in place of the end, so a reader never sees a corrupt block end
  * normally. The price is reading the whole block for a partial range: at most one chunk.
+ *
+ * <p>It is also a {@link ReadableByteChannel}, which reads a block file straight into the caller's buffer and
+ * checks the bytes there: a GET fills the off-heap buffers it sends without copying through an array.
  */
-public final class VerifiedRange extends InputStream {
+public final class VerifiedRange extends InputStream implements ReadableByteChannel {
     private final BlockRef block;
     private final InputStream whole;
     private final Runnable onCorrupt;
@@ -21,6 +26,7 @@ public final class VerifiedRange extends InputStream {
     private final byte[] single = new byte[1];
     private long remaining;
     private boolean verified;
+    private boolean closed;
 
     private VerifiedRange(BlockRef block, InputStream whole, long remaining, Runnable onCorrupt) {
         this.block = block;
@@ -97,7 +103,35 @@ public final class VerifiedRange extends InputStream {
     }
 
     @Override
+    public int read(ByteBuffer target) throws IOException {
+        if (!target.hasRemaining()) {
+            return 0;
+        }
+        if (remaining == 0) {
+            verifyRest();
+            return -1;
+        }
+        int start = target.position();
+        int count = BufferReads.read(whole, target, remaining);
+        if (count == -1) {
+            throw corrupt("it ended " + remaining + " bytes early");
+        }
+        checksum.update(target.slice(start, count));
+        remaining -= count;
+        if (remaining == 0) {
+            verifyRest();
+        }
+        return count;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !closed;
+    }
+
+    @Override
     public void close() throws IOException {
+        closed = true;
         whole.close();
     }
 

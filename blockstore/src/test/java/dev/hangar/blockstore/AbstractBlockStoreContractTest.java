@@ -321,6 +321,34 @@ public abstract class AbstractBlockStoreContractTest {
         assertThat(store.check(mismatched)).isEqualTo(BlockHealth.CORRUPT);
     }
 
+    @ParameterizedTest(name = "size {0}")
+    @ValueSource(ints = {1, 5000, MEBIBYTE + 3})
+    public void verifiedReadsThroughAChannelIntoOffHeapBuffersReturnTheSameBytes(int size) throws IOException {
+        byte[] content = randomBytes(size);
+        BlockRef ref = store.write(BlockId.random(), new ByteArrayInputStream(content));
+
+        try (InputStream whole = store.read(ref, 0, size)) {
+            assertThat(ChannelReads.readAll(whole, 7000)).isEqualTo(content);
+        }
+        try (InputStream tail = store.read(ref, size / 3, size - size / 3)) {
+            assertThat(ChannelReads.readAll(tail, 64 * 1024)).isEqualTo(Arrays.copyOfRange(content, size / 3, size));
+        }
+    }
+
+    @ParameterizedTest(name = "size {0}")
+    @ValueSource(ints = {1, 5000, MEBIBYTE + 3})
+    public void verifiedReadsThroughAChannelRefuseABlockThatDoesNotMatchItsChecksum(int size) throws IOException {
+        BlockRef written = store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(size)));
+        BlockRef mismatched = new BlockRef(written.id(), written.size(), written.crc32c() ^ 1);
+
+        assertThatThrownBy(() -> {
+                    try (InputStream in = store.read(mismatched, 0, size)) {
+                        ChannelReads.readAll(in, 7000);
+                    }
+                })
+                .isInstanceOf(CorruptBlockException.class);
+    }
+
     @Test
     public void checkFindsMissingBlocks() throws IOException {
         BlockRef ref = store.write(BlockId.random(), new ByteArrayInputStream(randomBytes(100)));

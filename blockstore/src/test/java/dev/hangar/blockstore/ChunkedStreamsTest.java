@@ -73,6 +73,25 @@ class ChunkedStreamsTest {
         }
     }
 
+    @ParameterizedTest(name = "from offset {0}")
+    @ValueSource(longs = {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK + 1, SIZE - 1, SIZE})
+    void readsEveryRangeAcrossBlockBoundariesThroughItsChannel(long offset) throws IOException {
+        byte[] content = randomBytes(SIZE);
+        List<BlockRef> blocks = writeChunks(content);
+
+        long[] lengths = {0, 1, CHUNK - 1, CHUNK + 1, 2 * CHUNK + 1, SIZE - offset};
+        for (long length : lengths) {
+            if (offset + length <= SIZE) {
+                try (InputStream stream = ChunkedStreams.openRange(store, blocks, offset, length)) {
+                    // A buffer smaller than a block, so reads stop inside blocks and at their ends.
+                    assertThat(ChannelReads.readAll(stream, 300))
+                            .as("offset %d, length %d", offset, length)
+                            .isEqualTo(Arrays.copyOfRange(content, (int) offset, (int) (offset + length)));
+                }
+            }
+        }
+    }
+
     @Test
     void readsSingleBytesAcrossBlockBoundaries() throws IOException {
         byte[] content = randomBytes(SIZE);

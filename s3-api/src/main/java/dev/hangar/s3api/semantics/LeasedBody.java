@@ -29,7 +29,7 @@ final class LeasedBody implements S3Response.Writer {
     @Override
     public void writeTo(OutputStream out) throws IOException {
         try (lease; InputStream in = content.open(version, offset, length)) {
-            in.transferTo(out);
+            S3Response.ChannelOutput.transfer(in, out);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.hangar.s3api.semantics;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.ReadableByteChannel;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -55,6 +56,31 @@ public record S3Response(int status, Map<String, String> headers, Body body) {
 
         /** Called instead of {@link #writeTo} when the body will never be written (the exchange ended first). */
         default void abandon() {}
+    }
+
+    /**
+     * An output stream that can also read a channel straight into the buffers it sends (off-heap under the
+     * HTTP server), sparing a writer the copies through a byte array: a stored block is read from its file into
+     * the buffer that goes to the socket.
+     */
+    public interface ChannelOutput {
+        /**
+         * Reads from {@code source} once, at most what this output can take now, into its own buffer.
+         *
+         * @return the bytes read, or -1 at the end of {@code source}
+         */
+        int readFrom(ReadableByteChannel source) throws IOException;
+
+        /** Reads {@code source} to its end into {@code out}, straight into its buffers when it is a {@link ChannelOutput}. */
+        static void transfer(java.io.InputStream source, OutputStream out) throws IOException {
+            if (source instanceof ReadableByteChannel channel && out instanceof ChannelOutput direct) {
+                while (direct.readFrom(channel) >= 0) {
+                    // each round fills what the output can take
+                }
+            } else {
+                source.transferTo(out);
+            }
+        }
     }
 
     /** Releases what a streamed body holds, when the response is dropped without being written. */

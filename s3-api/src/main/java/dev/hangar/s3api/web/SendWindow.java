@@ -7,11 +7,13 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import dev.hangar.s3api.semantics.S3Response;
 import io.netty.util.AttributeKey;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.channels.ReadableByteChannel;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -73,7 +75,9 @@ public final class SendWindow extends ChannelDuplexHandler {
             return out;
         }
         outstanding.reset();
-        return new WindowedStream(out, channel, outstanding, writeTimeout.toNanos());
+        return out instanceof S3Response.ChannelOutput
+                ? new WindowedChannelStream(out, channel, outstanding, writeTimeout.toNanos())
+                : new WindowedStream(out, channel, outstanding, writeTimeout.toNanos());
     }
 
     @Override
@@ -173,7 +177,7 @@ public final class SendWindow extends ChannelDuplexHandler {
         }
     }
 
-    private static final class WindowedStream extends FilterOutputStream {
+    private static class WindowedStream extends FilterOutputStream {
         private final Channel channel;
         private final Outstanding outstanding;
         private final long timeoutNanos;
@@ -199,7 +203,7 @@ public final class SendWindow extends ChannelDuplexHandler {
             out.write(b);
         }
 
-        private void awaitRoom() throws IOException {
+        void awaitRoom() throws IOException {
             try {
                 if (!outstanding.awaitRoom(channel, timeoutNanos)) {
                     throw new IOException("the client took nothing for "
@@ -212,6 +216,28 @@ public final class SendWindow extends ChannelDuplexHandler {
             if (!channel.isActive()) {
                 throw new IOException("the client closed the connection");
             }
+        }
+    }
+
+    /** The window over an output that reads channels into its own buffers: each read waits for room first. */
+    private static final class WindowedChannelStream extends WindowedStream implements S3Response.ChannelOutput {
+        private final S3Response.ChannelOutput direct;
+        private final Outstanding outstanding;
+
+        WindowedChannelStream(OutputStream out, Channel channel, Outstanding outstanding, long timeoutNanos) {
+            super(out, channel, outstanding, timeoutNanos);
+            this.direct = (S3Response.ChannelOutput) out;
+            this.outstanding = outstanding;
+        }
+
+        @Override
+        public int readFrom(ReadableByteChannel source) throws IOException {
+            awaitRoom();
+            int count = direct.readFrom(source);
+            if (count > 0) {
+                outstanding.handed(count);
+            }
+            return count;
         }
     }
 }

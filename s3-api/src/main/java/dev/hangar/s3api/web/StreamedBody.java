@@ -3,6 +3,8 @@ package dev.hangar.s3api.web;
 import dev.hangar.s3api.semantics.S3Response;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -123,10 +125,11 @@ final class StreamedBody {
 
     /**
      * Fills buffers of the chunk size from the factory (pooled, off-heap under Reactor Netty) straight from the
-     * writer's arrays, and sends each when it is full, flushed or closed and demand allows: one copy of each
-     * byte on its way to the socket.
+     * writer's arrays, or from a channel it reads into them ({@link S3Response.ChannelOutput}: a block file is read
+     * by the kernel straight into the buffer), and sends each when it is full, flushed or closed and demand
+     * allows.
      */
-    private static final class SinkStream extends OutputStream {
+    private static final class SinkStream extends OutputStream implements S3Response.ChannelOutput {
         private final FluxSink<DataBuffer> sink;
         private final Demand demand;
         private final DataBufferFactory buffers;
@@ -152,11 +155,7 @@ final class StreamedBody {
             int from = offset;
             int left = length;
             while (left > 0) {
-                DataBuffer buffer = filling;
-                if (buffer == null) {
-                    buffer = buffers.allocateBuffer(chunkSize);
-                    filling = buffer;
-                }
+                DataBuffer buffer = filling();
                 int count = Math.min(left, chunkSize - buffer.readableByteCount());
                 buffer.write(bytes, from, count);
                 from += count;
@@ -165,6 +164,33 @@ final class StreamedBody {
                     send();
                 }
             }
+        }
+
+        @Override
+        public int readFrom(ReadableByteChannel source) throws IOException {
+            DataBuffer buffer = filling();
+            int count;
+            try (DataBuffer.ByteBufferIterator writable = buffer.writableByteBuffers()) {
+                ByteBuffer target = writable.next();
+                target.limit(Math.min(target.limit(), target.position() + chunkSize - buffer.readableByteCount()));
+                count = source.read(target);
+            }
+            if (count > 0) {
+                buffer.writePosition(buffer.writePosition() + count);
+                if (buffer.readableByteCount() >= chunkSize) {
+                    send();
+                }
+            }
+            return count;
+        }
+
+        private DataBuffer filling() {
+            DataBuffer buffer = filling;
+            if (buffer == null) {
+                buffer = buffers.allocateBuffer(chunkSize);
+                filling = buffer;
+            }
+            return buffer;
         }
 
         @Override

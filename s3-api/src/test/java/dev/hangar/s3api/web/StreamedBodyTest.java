@@ -2,8 +2,13 @@ package dev.hangar.s3api.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -19,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
+import dev.hangar.s3api.semantics.S3Response;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
@@ -52,6 +59,26 @@ class StreamedBodyTest {
         recorder.done.get(30, TimeUnit.SECONDS);
         assertThat(recorder.bytes.toByteArray()).isEqualTo(body);
         assertThat(recorder.sizes).allMatch(size -> size > 0 && size <= 64 * 1024);
+    }
+
+    @Test
+    void readsAChannelStraightIntoOffHeapBuffersOfAtMostTheChunkSize() throws Exception {
+        byte[] body = new byte[1_000_003];
+        new Random(11).nextBytes(body);
+        Recorder recorder = new Recorder(Long.MAX_VALUE);
+        List<Boolean> direct = new CopyOnWriteArrayList<>();
+
+        StreamedBody.publish(out -> {
+            // What a GET of a stored block does: the block's channel reads into the body's own buffers.
+            assertThat(out).isInstanceOf(S3Response.ChannelOutput.class);
+            S3Response.ChannelOutput.transfer(new ChannelStream(body, direct), out);
+        }, new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT), executor, 64 * 1024, Duration.ofSeconds(30))
+                .subscribe(recorder);
+
+        recorder.done.get(30, TimeUnit.SECONDS);
+        assertThat(recorder.bytes.toByteArray()).isEqualTo(body);
+        assertThat(recorder.sizes).allMatch(size -> size > 0 && size <= 64 * 1024);
+        assertThat(direct).as("the buffers the channel read into were off-heap").isNotEmpty().allMatch(d -> d);
     }
 
     @Test
@@ -193,6 +220,35 @@ class StreamedBodyTest {
         @Override
         public void onComplete() {
             done.complete(null);
+        }
+    }
+
+    /** A stream that is also a channel, like a stored block's; it notes whether each buffer it fills is off-heap. */
+    private static final class ChannelStream extends InputStream implements ReadableByteChannel {
+        private final ByteArrayInputStream bytes;
+        private final ReadableByteChannel channel;
+        private final List<Boolean> direct;
+
+        ChannelStream(byte[] body, List<Boolean> direct) {
+            this.bytes = new ByteArrayInputStream(body);
+            this.channel = Channels.newChannel(bytes);
+            this.direct = direct;
+        }
+
+        @Override
+        public int read() {
+            return bytes.read();
+        }
+
+        @Override
+        public int read(ByteBuffer target) throws IOException {
+            direct.add(target.isDirect());
+            return channel.read(target);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return channel.isOpen();
         }
     }
 }
