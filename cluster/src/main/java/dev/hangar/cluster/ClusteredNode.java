@@ -230,7 +230,7 @@ final class ClusteredNode implements ClusterNode {
                         LOG.log(Level.FINE, "anti-entropy with " + after.id() + " failed; the periodic run retries",
                                 failure);
                     } else {
-                        LOG.fine(() -> "anti-entropy with returning node " + after.id() + ": " + stats);
+                        LOG.info(() -> "metadata resync with returning node " + after.id() + ": " + stats);
                     }
                 });
             }

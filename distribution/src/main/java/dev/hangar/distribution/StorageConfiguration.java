@@ -73,6 +73,12 @@ class StorageConfiguration {
         return new ConsensusHealth(node);
     }
 
+    /** Whether this node reaches a write quorum of every partition, as {@code /actuator/health}'s {@code quorum}. */
+    @Bean
+    QuorumHealth quorumHealthIndicator(ClusterNode node) {
+        return new QuorumHealth(node);
+    }
+
     /** The control plane's settings, or null when {@code hangar.cluster.*} asks for none. */
     static @Nullable ClusterSettings clusterSettings(HangarProperties.Cluster cluster) {
         if (!cluster.active()) {

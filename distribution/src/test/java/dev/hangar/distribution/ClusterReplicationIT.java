@@ -156,8 +156,16 @@ class ClusterReplicationIT {
             awaitReplicasInSync(cluster, "n1");
             awaitBlocksOnOwners(cluster, bucket);
 
+            AdminApi.Response ready = cluster.server("n1").admin().get("/actuator/health/readiness");
+            assertThat(ready.status()).as("n1's readiness with every node up: %s", ready.body()).isEqualTo(200);
+
             cluster.stop("n2");
             cluster.stop("n3");
+            // Not ready once it sees the majority gone: writes through it cannot reach a quorum.
+            ServerCluster.await(() -> cluster.server("n1").admin().get("/actuator/health/readiness").status() == 503,
+                    "n1's readiness to turn 503 once it sees n2 and n3 down");
+            AdminApi.Response health = cluster.server("n1").admin().get("/actuator/health");
+            assertThat(health.body()).as("n1's health").contains("DOWN");
             // Reads ask one replica: n1's own answers, stale or not.
             assertReadable(cluster.server("n1").s3(), bucket, "small");
             assertReadable(cluster.server("n1").s3(), bucket, "large");

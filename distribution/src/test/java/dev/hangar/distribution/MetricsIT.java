@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
- * Micrometer timer {@code hangar.s3.requests} (tags operation and status) on the management
- * port's Prometheus endpoint, and nothing of the actuator on the S3 port.
+ * Micrometer timer {@code hangar.s3.requests} (tags operation and status, with latency buckets), the bytes
+ * received and sent and the requests in flight per operation, on the management port's Prometheus endpoint;
+ * the management port's own traffic is not counted, and nothing of the actuator is on the S3 port.
  */
 class MetricsIT extends AbstractS3IT {
 
@@ -59,6 +60,66 @@ class MetricsIT extends AbstractS3IT {
     }
 
     @Test
+    void theRequestTimerHasLatencyBuckets() {
+        String bucket = createBucket("buckets");
+        s3.putObject(request -> request.bucket(bucket).key("timed"), RequestBody.fromString("timed"));
+
+        Map<String, Double> buckets = series("hangar_s3_requests_seconds_bucket", "PutObject", "200", "le");
+        assertThat(buckets).as("PutObject's latency buckets by upper bound").containsKeys("0.005", "0.1", "1.0", "+Inf");
+        assertThat(buckets.get("+Inf")).isGreaterThanOrEqualTo(1);
+        assertThat(buckets.get("0.005")).isLessThanOrEqualTo(buckets.get("1.0"));
+    }
+
+    @Test
+    void bytesReceivedAndSentPerOperation() {
+        String bucket = createBucket("bytes");
+        byte[] content = new byte[300_000];
+        new java.util.Random(5).nextBytes(content);
+        double receivedBefore = total("hangar_s3_received_bytes_total", "PutObject");
+        double sentBefore = total("hangar_s3_sent_bytes_total", "GetObject");
+
+        s3.putObject(request -> request.bucket(bucket).key("counted"), RequestBody.fromBytes(content));
+        assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key("counted")).asByteArray()).isEqualTo(content);
+
+        // At least the content: a signed streaming upload adds its chunk signatures on the wire.
+        assertThat(total("hangar_s3_received_bytes_total", "PutObject") - receivedBefore).isGreaterThanOrEqualTo(content.length);
+        assertThat(total("hangar_s3_sent_bytes_total", "GetObject") - sentBefore).isGreaterThanOrEqualTo(content.length);
+    }
+
+    @Test
+    void aResponseBeingSentIsInFlightUntilItEnds() throws Exception {
+        String bucket = createBucket("in-flight");
+        byte[] content = new byte[8 * MIB];
+        s3.putObject(request -> request.bucket(bucket).key("slow"), RequestBody.fromBytes(content));
+        double before = total("hangar_s3_requests_in_flight", "GetObject");
+
+        // The client reads one byte and stops: the server's send window holds the rest of the response.
+        var body = s3.getObject(request -> request.bucket(bucket).key("slow"));
+        assertThat(body.read()).isZero();
+        assertThat(total("hangar_s3_requests_in_flight", "GetObject")).as("GetObjects in flight while one is unread")
+            .isGreaterThanOrEqualTo(before + 1);
+        body.abort();
+
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (total("hangar_s3_requests_in_flight", "GetObject") > before && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(total("hangar_s3_requests_in_flight", "GetObject"))
+            .as("GetObjects in flight 30 s after the client closed the connection").isLessThanOrEqualTo(before);
+    }
+
+    @Test
+    void theManagementPortsTrafficIsNotCountedAsS3Requests() {
+        double before = total(COUNT_SERIES, "Unknown");
+        for (int i = 0; i < 3; i++) {
+            raw.send(HttpRequest.newBuilder(URI.create(managementEndpoint() + "/actuator/health")).GET().build());
+            scrape();
+        }
+        assertThat(total(COUNT_SERIES, "Unknown")).as("S3 requests of no operation after health probes and scrapes")
+            .isEqualTo(before);
+    }
+
+    @Test
     void actuatorIsNotServedOnTheS3Port() {
         RawS3.Response response = raw.send(HttpRequest.newBuilder(URI.create(endpoint() + "/actuator/prometheus")).GET().build());
         assertThat(response.status()).isGreaterThanOrEqualTo(400);
@@ -67,6 +128,49 @@ class MetricsIT extends AbstractS3IT {
 
     private RawS3.Response scrape() {
         return raw.send(HttpRequest.newBuilder(URI.create(managementEndpoint() + "/actuator/prometheus")).GET().build());
+    }
+
+    /** The value of the series of {@code name} with this operation (summed over its other labels), 0 when absent. */
+    private double total(String name, String operation) {
+        double total = 0;
+        for (Map.Entry<Map<String, String>, Double> series : parse(name).entrySet()) {
+            if (operation.equals(series.getKey().get("operation"))) {
+                total += series.getValue();
+            }
+        }
+        return total;
+    }
+
+    /** The series of {@code name} with this operation and status, by the value of their label {@code by}. */
+    private Map<String, Double> series(String name, String operation, String status, String by) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (Map.Entry<Map<String, String>, Double> series : parse(name).entrySet()) {
+            Map<String, String> labels = series.getKey();
+            if (operation.equals(labels.get("operation")) && status.equals(labels.get("status"))) {
+                values.merge(labels.get(by), series.getValue(), Double::sum);
+            }
+        }
+        return values;
+    }
+
+    private Map<Map<String, String>, Double> parse(String name) {
+        RawS3.Response scrape = scrape();
+        assertThat(scrape.status()).as("GET /actuator/prometheus on the management port").isEqualTo(200);
+        Pattern line = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)}\\s+(\\S+)");
+        Map<Map<String, String>, Double> all = new LinkedHashMap<>();
+        for (String text : scrape.bodyText().split("\n")) {
+            Matcher series = line.matcher(text);
+            if (!series.find()) {
+                continue;
+            }
+            Map<String, String> labels = new LinkedHashMap<>();
+            Matcher label = LABEL.matcher(series.group(1));
+            while (label.find()) {
+                labels.put(label.group(1), label.group(2));
+            }
+            all.merge(labels, Double.parseDouble(series.group(2)), Double::sum);
+        }
+        return all;
     }
 
     /** The count of the series with these tags, 0 when it does not exist (yet). */

@@ -266,7 +266,7 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
             LayoutCheck.requireAcceptable(layout, current, members, replicationFactor);
             install(layout);
         }
-        LOG.fine(() -> self + " adopted layout version " + layout.version());
+        LOG.info(() -> self + " adopted layout version " + layout.version() + " (" + layout.roles().size() + " nodes)");
         notifyListeners(layout);
         return true;
     }

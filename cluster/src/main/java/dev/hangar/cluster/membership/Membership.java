@@ -276,7 +276,13 @@ public final class Membership implements AutoCloseable {
         PeerStatus previous = before[0];
         if (after != null && (previous == null || !previous.sameAs(after))) {
             if (previous == null || previous.state() != after.state()) {
-                LOG.fine(() -> self.id() + " sees " + id + " " + after.state());
+                // An operator wants to know when a peer goes down or comes back; a missed ping (SUSPECT)
+                // and its recovery are routine and stay at FINE.
+                boolean notable = after.state() == PeerStatus.State.DOWN
+                        || (after.state() == PeerStatus.State.UP
+                                && (previous == null || previous.state() == PeerStatus.State.DOWN));
+                LOG.log(notable ? Level.INFO : Level.FINE, () -> "peer " + id + " at " + key(after.address()) + " is "
+                        + after.state() + (previous == null ? "" : " (was " + previous.state() + ")"));
             }
             for (MembershipListener listener : listeners) {
                 try {

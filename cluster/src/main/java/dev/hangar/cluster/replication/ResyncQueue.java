@@ -258,7 +258,12 @@ public final class ResyncQueue implements AutoCloseable {
                 LOG.log(Level.FINE, e, () -> "release of " + block + " failed; will retry");
             }
         }
-        return new Report(copied, deleted, dropped, released, failed, tasks.size());
+        Report report = new Report(copied, deleted, dropped, released, failed, tasks.size());
+        // A pass that moved blocks is what an operator looks for; passes that did nothing, or only retried
+        // copies to a node still down (every pass while it is), are routine.
+        boolean progressed = copied + deleted + dropped + released > 0;
+        LOG.log(progressed ? Level.INFO : Level.FINE, () -> "block resync: " + report);
+        return report;
     }
 
     private Outcome copy(Copy task, ClusterLayout current) throws IOException {

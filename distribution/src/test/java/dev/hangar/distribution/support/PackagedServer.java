@@ -125,6 +125,11 @@ public final class PackagedServer implements AutoCloseable {
         return port;
     }
 
+    /** The server's process id, to attach to its JVM. */
+    public long pid() {
+        return process.pid();
+    }
+
     /** The S3 endpoint, {@code http://localhost:port}. */
     public URI endpoint() {
         return URI.create("http://localhost:" + port);

@@ -116,7 +116,7 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         S3Request request = new S3Request(method, target.bucket(), target.key(),
                 Addressing.parseQuery(http.getURI().getRawQuery()), headers, host, requestId);
         S3Operation operation = OperationRouter.route(request);
-        exchange.getAttributes().put(OPERATION_ATTRIBUTE, operation.name());
+        S3MetricsFilter.routed(exchange, operation.name());
         Map<String, List<String>> context = Exchanges.policyContext(http);
         if (operation instanceof S3Operation.PostObject) {
             // A browser upload: the form carries the signature (of its policy), not an Authorization header.

@@ -59,7 +59,7 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
     @Override
     public Mono<ServerResponse> handle(ServerRequest serverRequest) {
         ServerHttpRequest http = serverRequest.exchange().getRequest();
-        serverRequest.exchange().getAttributes().put(S3HandlerFunction.OPERATION_ATTRIBUTE, OPERATION);
+        S3MetricsFilter.routed(serverRequest.exchange(), OPERATION);
         String requestId = Exchanges.requestId();
         String method = http.getMethod().name();
         Map<String, List<String>> headerValues = new LinkedHashMap<>();
