@@ -27,7 +27,6 @@ class MetricsIT extends AbstractS3IT {
     }
 
     private static final String COUNT_SERIES = "hangar_s3_requests_seconds_count";
-    private static final Pattern SERIES_LINE = Pattern.compile("^" + COUNT_SERIES + "\\{([^}]*)}\\s+(\\S+)");
     private static final Pattern LABEL = Pattern.compile("(\\w+)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     @Test
@@ -175,23 +174,6 @@ class MetricsIT extends AbstractS3IT {
 
     /** The count of the series with these tags, 0 when it does not exist (yet). */
     private double count(String operation, String status) {
-        RawS3.Response scrape = scrape();
-        assertThat(scrape.status()).as("GET /actuator/prometheus on the management port").isEqualTo(200);
-        double total = 0;
-        for (String line : scrape.bodyText().split("\n")) {
-            Matcher series = SERIES_LINE.matcher(line);
-            if (!series.find()) {
-                continue;
-            }
-            Map<String, String> labels = new LinkedHashMap<>();
-            Matcher label = LABEL.matcher(series.group(1));
-            while (label.find()) {
-                labels.put(label.group(1), label.group(2));
-            }
-            if (operation.equals(labels.get("operation")) && status.equals(labels.get("status"))) {
-                total += Double.parseDouble(series.group(2));
-            }
-        }
-        return total;
+        return series(COUNT_SERIES, operation, status, "status").getOrDefault(status, 0.0);
     }
 }
