@@ -72,5 +72,11 @@ public record NodeConfig(
                 }
             }
         }
+
+        /**
+         * Blocks in the heap, gone when the node stops: for tests, where a disk is only a cost. The metadata
+         * stays in RocksDB on {@code dataDirectory}.
+         */
+        record InMemory() implements BlockBackend {}
     }
 }

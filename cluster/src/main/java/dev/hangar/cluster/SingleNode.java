@@ -76,6 +76,7 @@ final class SingleNode implements ClusterNode {
                     BlockStores.packed(
                             config.dataDirectory().resolve("blocks"), config.sync(), syncInBackground, local.packing());
             case NodeConfig.BlockBackend.RemoteS3 remote -> BlockStores.s3(remote.config());
+            case NodeConfig.BlockBackend.InMemory memory -> BlockStores.inMemory();
         };
     }
 

@@ -108,8 +108,9 @@ public record HangarProperties(
      * @param syncInterval with {@code sync=batch}, how often written data is forced to disk
      * @param blockCache RocksDB block cache size
      * @param reclaimInterval how often freed blocks are swept when nothing asked for it sooner
-     * @param backend where blocks are kept: {@code local} (files under the data folder) or {@code s3}
-     *     (a bucket of another S3 service, configured under {@code hangar.storage.s3})
+     * @param backend where blocks are kept: {@code local} (files under the data folder), {@code s3} (a bucket
+     *     of another S3 service, configured under {@code hangar.storage.s3}) or {@code memory} (the heap, for
+     *     tests)
      * @param s3 the remote S3 service of the {@code s3} backend
      * @param packing how the {@code local} backend packs small chunks into segment files
      * @param compactionInterval how often packed segment files whose chunks are mostly deleted are
@@ -193,7 +194,9 @@ public record HangarProperties(
     /** Where blocks are kept. */
     public enum Backend {
         LOCAL,
-        S3
+        S3,
+        /** Blocks in the heap, lost when the server stops: for tests (the JUnit extension's in-memory option). */
+        MEMORY
     }
 
     /**

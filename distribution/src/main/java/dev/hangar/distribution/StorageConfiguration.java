@@ -37,6 +37,7 @@ class StorageConfiguration {
         NodeConfig.BlockBackend backend = switch (storage.backend()) {
             case LOCAL -> new NodeConfig.BlockBackend.LocalDisk(packing(storage.packing()));
             case S3 -> new NodeConfig.BlockBackend.RemoteS3(remoteS3(storage));
+            case MEMORY -> new NodeConfig.BlockBackend.InMemory();
         };
         HangarProperties.Cluster cluster = properties.cluster();
         return Cluster.node(new NodeConfig(
