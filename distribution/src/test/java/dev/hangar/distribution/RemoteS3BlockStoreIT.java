@@ -197,6 +197,8 @@ class RemoteS3BlockStoreIT extends AbstractBlockStoreContractTest {
                         ReactorResourceFactory.class, () -> {
                             ReactorResourceFactory resources = new ReactorResourceFactory();
                             resources.setUseGlobalResources(false);
+                            // Stopped servers take no more tasks: Reactor's 2 s quiet period would be paid by every stop.
+                            resources.setShutdownQuietPeriod(java.time.Duration.ZERO);
                             return resources;
                         }))
                 .run(arguments);

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +105,9 @@ public final class HangarServer implements AutoCloseable {
                             ReactorResourceFactory.class, () -> {
                                 ReactorResourceFactory resources = new ReactorResourceFactory();
                                 resources.setUseGlobalResources(false);
+                                // No quiet period for tasks that might still come: a stopped test server takes none,
+                                // and Reactor's default of 2 s would be paid by every per-method test.
+                                resources.setShutdownQuietPeriod(Duration.ZERO);
                                 return resources;
                             }))
                     .run(arguments.toArray(String[]::new));
