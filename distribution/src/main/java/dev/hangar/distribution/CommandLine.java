@@ -9,8 +9,9 @@ import java.util.OptionalInt;
 import java.util.Properties;
 
 /**
- * What {@code java -jar hangar.jar} does with its arguments before anything starts: {@code --help} and
- * {@code --version} print and exit, a word that is not an option is refused (Spring would ignore it and start
+ * What {@code java -jar hangar.jar} does with its arguments before anything starts: {@code admin ...} runs an
+ * administration command against a running server ({@link AdminCommand}), {@code --help} and {@code --version}
+ * print and exit, a word that is not an option is refused (Spring would ignore it and start
  * a server), and anything else — {@code --key=value} settings — goes to the server.
  */
 final class CommandLine {
@@ -26,6 +27,9 @@ final class CommandLine {
      */
     static OptionalInt answer(String[] args, PrintStream out, PrintStream err) {
         List<String> arguments = Arrays.asList(args);
+        if (!arguments.isEmpty() && arguments.get(0).equals("admin")) {
+            return OptionalInt.of(AdminCommand.run(arguments.subList(1, arguments.size()), System.getenv(), out, err));
+        }
         if (arguments.contains("--help") || arguments.contains("-h")) {
             out.print(usage());
             return OptionalInt.of(0);
@@ -61,6 +65,7 @@ final class CommandLine {
     static String usage() {
         return """
                 Usage: java -jar hangar.jar [--<setting>=<value> ...]
+                       java -jar hangar.jar admin <command>      (java -jar hangar.jar admin --help)
                        java -jar hangar.jar --help | --version
 
                 Starts Hangar, an S3-compatible object store: the S3 API on 127.0.0.1:9000, health, metrics and
