@@ -4,6 +4,7 @@ import dev.hangar.distribution.HangarApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URL;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,9 +76,10 @@ public final class HangarServer implements AutoCloseable {
         }
         String accessKey = random(KEY_LETTERS, 20);
         String secretKey = random(SECRET_LETTERS, 40);
-        // Command-line arguments, which take precedence over application.yml (it derives the ports from
+        // Command-line arguments, which take precedence over Hangar's application.yml (it derives the ports from
         // hangar.* keys); --key=value settings of the options come last and win.
         List<String> arguments = new ArrayList<>(List.of(
+                "--spring.config.location=" + ownConfiguration(),
                 "--hangar.data-dir=" + dataDir,
                 "--hangar.root-access-key=" + accessKey,
                 "--hangar.root-secret-key=" + secretKey,
@@ -199,6 +201,17 @@ public final class HangarServer implements AutoCloseable {
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /**
+     * Hangar's own application.yml, named by the jar (or folder) of its classes: the default lookup would take the
+     * first application.yml on the class path, which in a project's tests is the project's own, made for another
+     * application.
+     */
+    static String ownConfiguration() {
+        URL classes = HangarApplication.class.getProtectionDomain().getCodeSource().getLocation();
+        String location = classes.toString();
+        return location.endsWith("/") ? location + "application.yml" : "jar:" + location + "!/application.yml";
     }
 
     private static String random(String letters, int length) {
