@@ -7,6 +7,7 @@ import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -16,8 +17,11 @@ import org.springframework.context.annotation.Bean;
  *
  * <p>Neither {@code @Configuration} nor {@code @ManagementContextConfiguration} (which is a
  * {@code @Configuration}): component scanning of {@link HangarApplication}'s package would then put it in the
- * main context as well. Without the annotation Spring Boot imports it into the child context only.
+ * main context as well. Without the annotation Spring Boot imports it into the child context only. The listing
+ * reaches every application with the classes on its class path (a project's tests, through hangar-junit): only
+ * beneath Hangar's own context, which has {@link HangarProperties}, does it add anything.
  */
+@ConditionalOnBean(HangarProperties.class)
 class ManagementPortConfiguration {
 
     @Bean

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hangar.distribution.support.RawS3;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -111,7 +112,7 @@ class MetricsIT extends AbstractS3IT {
     void theManagementPortsTrafficIsNotCountedAsS3Requests() {
         double before = total(COUNT_SERIES, "Unknown");
         for (int i = 0; i < 3; i++) {
-            raw.send(HttpRequest.newBuilder(URI.create(managementEndpoint() + "/actuator/health")).GET().build());
+            management("/actuator/health");
             scrape();
         }
         assertThat(total(COUNT_SERIES, "Unknown")).as("S3 requests of no operation after health probes and scrapes")
@@ -126,7 +127,32 @@ class MetricsIT extends AbstractS3IT {
     }
 
     private RawS3.Response scrape() {
-        return raw.send(HttpRequest.newBuilder(URI.create(managementEndpoint() + "/actuator/prometheus")).GET().build());
+        return management("/actuator/prometheus");
+    }
+
+    /**
+     * A GET on the management port, bounded: a request that gets no answer in 60 s fails with the stacks of the
+     * server's threads (it runs in this JVM), so that a stall shows where it is instead of running into the
+     * test's timeout.
+     */
+    private RawS3.Response management(String path) {
+        try {
+            return raw.send(HttpRequest.newBuilder(URI.create(managementEndpoint() + path)).timeout(Duration.ofSeconds(60))
+                .GET().build());
+        } catch (java.io.UncheckedIOException e) {
+            if (!(e.getCause() instanceof java.net.http.HttpTimeoutException)) {
+                throw e;
+            }
+            StringBuilder stacks = new StringBuilder();
+            Thread.getAllStackTraces().forEach((thread, frames) -> {
+                stacks.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+                for (StackTraceElement frame : frames) {
+                    stacks.append("    at ").append(frame).append('\n');
+                }
+            });
+            throw new AssertionError("GET " + path + " on the management port got no answer in 60 s; the threads:\n"
+                + stacks, e);
+        }
     }
 
     /** The value of the series of {@code name} with this operation (summed over its other labels), 0 when absent. */

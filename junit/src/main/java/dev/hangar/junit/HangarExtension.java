@@ -10,7 +10,6 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -104,17 +103,7 @@ public final class HangarExtension implements BeforeAllCallback, BeforeEachCallb
             // A constructor parameter of a per-method server's test class: the method's server starts here.
             server = start(context);
         }
-        Class<?> type = parameter.getParameter().getType();
-        if (type == HangarServer.class) {
-            return server;
-        }
-        if (type == S3Client.class) {
-            return server.newClient();
-        }
-        if (type == S3AsyncClient.class) {
-            return server.newAsyncClient();
-        }
-        throw new ParameterResolutionException("HangarExtension does not supply a " + type.getName());
+        return value(parameter.getParameter().getType(), server);
     }
 
     private HangarServer start(ExtensionContext context) {

@@ -4,12 +4,8 @@ import dev.hangar.distribution.HangarApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.URL;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,10 +17,12 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.http.client.ReactorResourceFactory;
+import org.springframework.util.FileSystemUtils;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3BaseClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -76,10 +74,12 @@ public final class HangarServer implements AutoCloseable {
         }
         String accessKey = random(KEY_LETTERS, 20);
         String secretKey = random(SECRET_LETTERS, 40);
-        // Command-line arguments, which take precedence over Hangar's application.yml (it derives the ports from
+        // Command-line arguments, which take precedence over Hangar's defaults (they derive the ports from
         // hangar.* keys); --key=value settings of the options come last and win.
         List<String> arguments = new ArrayList<>(List.of(
-                "--spring.config.location=" + ownConfiguration(),
+                // No application.yml: the first on the class path is the project's own, made for its application.
+                // Hangar's defaults come with its classes (HangarDefaults).
+                "--spring.config.name=hangar-in-process",
                 "--hangar.data-dir=" + dataDir,
                 "--hangar.root-access-key=" + accessKey,
                 "--hangar.root-secret-key=" + secretKey,
@@ -157,26 +157,20 @@ public final class HangarServer implements AutoCloseable {
 
     /** A new client for this server (path-style, root key); closed with the server. */
     public S3Client newClient() {
-        S3Client client = S3Client.builder()
-                .endpointOverride(endpoint)
-                .region(region)
-                .credentialsProvider(credentials())
-                .forcePathStyle(true)
-                .build();
+        S3Client client = configured(S3Client.builder()).build();
         clients.add(client);
         return client;
     }
 
     /** A new asynchronous client for this server (path-style, root key); closed with the server. */
     public S3AsyncClient newAsyncClient() {
-        S3AsyncClient client = S3AsyncClient.builder()
-                .endpointOverride(endpoint)
-                .region(region)
-                .credentialsProvider(credentials())
-                .forcePathStyle(true)
-                .build();
+        S3AsyncClient client = configured(S3AsyncClient.builder()).build();
         clients.add(client);
         return client;
+    }
+
+    private <B extends S3BaseClientBuilder<B, ?>> B configured(B builder) {
+        return builder.endpointOverride(endpoint).region(region).credentialsProvider(credentials()).forcePathStyle(true);
     }
 
     /** Closes the clients it made, stops the server and deletes a temporary data folder. */
@@ -203,17 +197,6 @@ public final class HangarServer implements AutoCloseable {
         }
     }
 
-    /**
-     * Hangar's own application.yml, named by the jar (or folder) of its classes: the default lookup would take the
-     * first application.yml on the class path, which in a project's tests is the project's own, made for another
-     * application.
-     */
-    static String ownConfiguration() {
-        URL classes = HangarApplication.class.getProtectionDomain().getCodeSource().getLocation();
-        String location = classes.toString();
-        return location.endsWith("/") ? location + "application.yml" : "jar:" + location + "!/application.yml";
-    }
-
     private static String random(String letters, int length) {
         StringBuilder text = new StringBuilder(length);
         for (int i = 0; i < length; i++) {
@@ -231,24 +214,6 @@ public final class HangarServer implements AutoCloseable {
     }
 
     private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path directory, IOException failure) throws IOException {
-                if (failure != null) {
-                    throw failure;
-                }
-                Files.delete(directory);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        FileSystemUtils.deleteRecursively(root);
     }
 }
