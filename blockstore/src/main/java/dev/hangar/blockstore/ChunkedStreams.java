@@ -386,18 +386,7 @@ public final class ChunkedStreams {
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
             Objects.checkFromIndexSize(offset, length, buffer.length);
-            if (length == 0) {
-                return 0;
-            }
-            if (!advanceIfNeeded()) {
-                return -1;
-            }
-            int count = current.read(buffer, offset, (int) Math.min(length, remainingInCurrent));
-            if (count == -1) {
-                throw endedEarly();
-            }
-            consumed(count);
-            return count;
+            return read(ByteBuffer.wrap(buffer, offset, length));
         }
 
         @Override

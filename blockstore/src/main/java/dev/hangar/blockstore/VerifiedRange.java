@@ -81,25 +81,7 @@ public final class VerifiedRange extends InputStream implements ReadableByteChan
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, buffer.length);
-        if (length == 0) {
-            return 0;
-        }
-        if (remaining == 0) {
-            verifyRest();
-            return -1;
-        }
-        int count = whole.read(buffer, offset, (int) Math.min(length, remaining));
-        if (count == -1) {
-            throw corrupt("it ended " + remaining + " bytes early");
-        }
-        checksum.update(buffer, offset, count);
-        remaining -= count;
-        if (remaining == 0) {
-            // Verified before the last bytes are handed out, so the end of the range is never
-            // reached on a corrupt block.
-            verifyRest();
-        }
-        return count;
+        return read(ByteBuffer.wrap(buffer, offset, length));
     }
 
     @Override
@@ -119,6 +101,8 @@ public final class VerifiedRange extends InputStream implements ReadableByteChan
         checksum.update(target.slice(start, count));
         remaining -= count;
         if (remaining == 0) {
+            // Verified before the last bytes are handed out, so the end of the range is never
+            // reached on a corrupt block.
             verifyRest();
         }
         return count;

@@ -33,10 +33,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * }
  * }</pre>
  *
- * <p>Test methods and constructors may take a {@link HangarServer}, an {@code S3Client} or an {@code
- * S3AsyncClient}; fields annotated {@link HangarInject} get one too. Clients are path-style, sign with the
- * server's root key and are closed with the server. A per-class server (the default, and what {@code
- * @ExtendWith} gives) starts before the class's first test and stops after its last; a per-method one
+ * <p>Test methods and constructors may take a {@link HangarServer}, an {@code S3Client}, an {@code
+ * S3AsyncClient} or the endpoint as a {@code URI}; fields annotated {@link HangarInject} get one too. Clients
+ * are path-style, sign with the server's root key and are closed with the server. A per-class server (the
+ * default, and what {@code @ExtendWith} gives) starts before the class's first test and stops after its last; a per-method one
  * starts before each test and stops after it. Registered on an instance field, the extension sees no class
  * callbacks and starts a server per test whatever it was asked.
  */
@@ -92,8 +92,7 @@ public final class HangarExtension implements BeforeAllCallback, BeforeEachCallb
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        Class<?> type = parameter.getParameter().getType();
-        return type == HangarServer.class || type == S3Client.class || type == S3AsyncClient.class;
+        return INJECTED.contains(parameter.getParameter().getType());
     }
 
     @Override

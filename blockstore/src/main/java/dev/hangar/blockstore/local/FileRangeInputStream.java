@@ -57,6 +57,7 @@ final class FileRangeInputStream extends InputStream implements ReadableByteChan
             target.limit(limit);
         }
         if (count == -1) {
+            // Blocks never change once written, so a shorter file means it was damaged.
             throw new EOFException("block file ended " + (end - position) + " bytes early");
         }
         position += count;

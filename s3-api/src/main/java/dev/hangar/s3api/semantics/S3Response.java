@@ -1,6 +1,7 @@
 package dev.hangar.s3api.semantics;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.ReadableByteChannel;
 import java.util.LinkedHashMap;
@@ -72,7 +73,7 @@ public record S3Response(int status, Map<String, String> headers, Body body) {
         int readFrom(ReadableByteChannel source) throws IOException;
 
         /** Reads {@code source} to its end into {@code out}, straight into its buffers when it is a {@link ChannelOutput}. */
-        static void transfer(java.io.InputStream source, OutputStream out) throws IOException {
+        static void transfer(InputStream source, OutputStream out) throws IOException {
             if (source instanceof ReadableByteChannel channel && out instanceof ChannelOutput direct) {
                 while (direct.readFrom(channel) >= 0) {
                     // each round fills what the output can take

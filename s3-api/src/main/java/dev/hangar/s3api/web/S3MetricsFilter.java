@@ -173,13 +173,20 @@ final class S3MetricsFilter implements WebFilter {
 
         @Override
         public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
-            return super.writeWith(Flux.from(body).doOnNext(buffer -> sent.addAndGet(buffer.readableByteCount())));
+            // A Mono stays one: Reactor Netty sends a single-buffer body with its headers in one write.
+            Publisher<? extends DataBuffer> counted = body instanceof Mono<? extends DataBuffer> one
+                    ? one.doOnNext(this::count)
+                    : Flux.from(body).doOnNext(this::count);
+            return super.writeWith(counted);
+        }
+
+        private void count(DataBuffer buffer) {
+            sent.addAndGet(buffer.readableByteCount());
         }
 
         @Override
         public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-            return super.writeAndFlushWith(Flux.from(body).map(part -> Flux.from(part)
-                    .doOnNext(buffer -> sent.addAndGet(buffer.readableByteCount()))));
+            return super.writeAndFlushWith(Flux.from(body).map(part -> Flux.from(part).doOnNext(this::count)));
         }
     }
 }

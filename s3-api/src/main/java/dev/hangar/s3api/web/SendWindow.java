@@ -1,5 +1,6 @@
 package dev.hangar.s3api.web;
 
+import dev.hangar.s3api.semantics.S3Response;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufHolder;
 import io.netty.channel.Channel;
@@ -7,7 +8,6 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import dev.hangar.s3api.semantics.S3Response;
 import io.netty.util.AttributeKey;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -179,7 +179,7 @@ public final class SendWindow extends ChannelDuplexHandler {
 
     private static class WindowedStream extends FilterOutputStream {
         private final Channel channel;
-        private final Outstanding outstanding;
+        final Outstanding outstanding;
         private final long timeoutNanos;
 
         WindowedStream(OutputStream out, Channel channel, Outstanding outstanding, long timeoutNanos) {
@@ -222,12 +222,10 @@ public final class SendWindow extends ChannelDuplexHandler {
     /** The window over an output that reads channels into its own buffers: each read waits for room first. */
     private static final class WindowedChannelStream extends WindowedStream implements S3Response.ChannelOutput {
         private final S3Response.ChannelOutput direct;
-        private final Outstanding outstanding;
 
         WindowedChannelStream(OutputStream out, Channel channel, Outstanding outstanding, long timeoutNanos) {
             super(out, channel, outstanding, timeoutNanos);
             this.direct = (S3Response.ChannelOutput) out;
-            this.outstanding = outstanding;
         }
 
         @Override
