@@ -2,8 +2,8 @@
 # Installs the clients of the interop suite: a Python venv (interop/.venv) with boto3, the aws cli
 # v1 and s3cmd pinned in requirements.txt; the AWS SDK for JavaScript v3 pinned in
 # interop/js/package-lock.json, into interop/js/node_modules with `npm ci`; and rclone, curl, and
-# node and npm (Node 20 or newer) from Debian's packages when missing (installed only when running
-# as root; otherwise it says what to install).
+# node and npm (Node 20 or newer) from Debian's packages when missing, and Chromium with chromedriver for
+# the console's browser test (installed only when running as root; otherwise it says what to install).
 # Idempotent: a venv already holding exactly requirements.txt, and a node_modules installed from
 # exactly the lock file, are left as they are.
 set -euo pipefail
@@ -54,6 +54,13 @@ for tool in rclone curl; do
     apt_install "$tool"
   fi
 done
+
+# Not a client of this suite: Chromium and its chromedriver, for the web console's browser test
+# (distribution's ConsoleBrowserIT, docs/console.md). Without root it says what to install.
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  as_root || { echo "interop setup: chromium and chromedriver are missing; install them (Debian: apt-get install chromium chromium-driver), or set HANGAR_BROWSER=skip" >&2; exit 1; }
+  apt_install chromium chromium-driver
+fi
 
 # The AWS SDK for JavaScript v3 needs Node 20 or newer. Debian's nodejs is older than that on
 # bookworm: there the check below says so rather than installing an SDK that cannot run.

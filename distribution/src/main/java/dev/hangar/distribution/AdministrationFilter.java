@@ -24,9 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Guards the management port, before any endpoint sees a request: a {@code Host} that is not a name of this
  * server is refused with 403 (DNS rebinding, see {@link AllowedHosts}), whatever the request carries; then every
- * request under the Actuator base path needs {@code Authorization: Bearer <token>} (401 with
- * {@code WWW-Authenticate: Bearer} otherwise), except those to the open endpoints (health and Prometheus by
- * default). Paths outside the base path pass: nothing answers them but a 404.
+ * request under a guarded path (the Actuator base path, the console's API) needs
+ * {@code Authorization: Bearer <token>} (401 with {@code WWW-Authenticate: Bearer} otherwise), except those to
+ * the open endpoints (health and Prometheus by default). Other paths pass: the console's static page, which holds
+ * nothing but code, and paths nothing answers but with a 404.
  */
 final class AdministrationFilter implements WebFilter, Ordered {
     private static final Logger LOG = LoggerFactory.getLogger(AdministrationFilter.class);
@@ -40,18 +41,18 @@ final class AdministrationFilter implements WebFilter, Ordered {
 
     private final AdminToken token;
     private final AllowedHosts hosts;
-    private final String basePath;
+    private final List<String> guardedPaths;
     private final List<String> openPaths;
 
     /**
-     * @param basePath the Actuator base path ({@code /actuator})
+     * @param guardedPaths the paths whose requests need the token, with their sub-paths ({@code /actuator})
      * @param openPaths the paths of the endpoints readable without the token ({@code /actuator/health}); their
      *     sub-paths are open too
      */
-    AdministrationFilter(AdminToken token, AllowedHosts hosts, String basePath, List<String> openPaths) {
+    AdministrationFilter(AdminToken token, AllowedHosts hosts, List<String> guardedPaths, List<String> openPaths) {
         this.token = token;
         this.hosts = hosts;
-        this.basePath = basePath;
+        this.guardedPaths = List.copyOf(guardedPaths);
         this.openPaths = List.copyOf(openPaths);
     }
 
@@ -67,7 +68,8 @@ final class AdministrationFilter implements WebFilter, Ordered {
                             + " to administer the server under that name", null);
         }
         String path = request.getPath().pathWithinApplication().value();
-        if (!under(path, basePath) || openPaths.stream().anyMatch(open -> under(path, open))) {
+        if (guardedPaths.stream().noneMatch(guarded -> under(path, guarded))
+                || openPaths.stream().anyMatch(open -> under(path, open))) {
             return chain.filter(exchange);
         }
         String authorization = request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION);

@@ -352,20 +352,23 @@ public record HangarProperties(
      *     that a request's {@code Host} may name; {@code *} for any. Other names are refused (DNS rebinding).
      * @param lifecycleAsOfLimit how far ahead of now a lifecycle pass run through {@code /actuator/lifecycle}
      *     may decide what is due
+     * @param console whether the management port serves the web console ({@code /console/}), whose API takes the
+     *     same token
      */
     public record Admin(
             @Nullable String token,
             @Nullable Path tokenFile,
             @DefaultValue({"health", "prometheus"}) List<String> openEndpoints,
             @DefaultValue List<String> allowedHosts,
-            @DefaultValue("1d") Duration lifecycleAsOfLimit) {
+            @DefaultValue("1d") Duration lifecycleAsOfLimit,
+            @DefaultValue("true") boolean console) {
 
         /** Without the token: records print every component. */
         @Override
         public String toString() {
             return "Admin[token=" + (token == null ? "none" : "(hidden)") + ", tokenFile=" + tokenFile
                     + ", openEndpoints=" + openEndpoints + ", allowedHosts=" + allowedHosts
-                    + ", lifecycleAsOfLimit=" + lifecycleAsOfLimit + "]";
+                    + ", lifecycleAsOfLimit=" + lifecycleAsOfLimit + ", console=" + console + "]";
         }
     }
 

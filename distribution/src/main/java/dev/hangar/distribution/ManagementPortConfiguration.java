@@ -1,6 +1,8 @@
 package dev.hangar.distribution;
 
+import dev.hangar.metadata.AccessKey;
 import dev.hangar.s3api.web.ListenerLimits;
+import dev.hangar.s3api.web.S3Api;
 import java.util.List;
 import java.util.Objects;
 import org.springframework.boot.actuate.endpoint.EndpointId;
@@ -9,6 +11,9 @@ import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import reactor.core.publisher.Mono;
 
 /**
  * Beans of the management port's own application context, the child context Spring Boot starts for
@@ -32,7 +37,14 @@ class ManagementPortConfiguration {
                 .map(id -> endpoints.getPath(EndpointId.of(id.strip())))
                 .filter(Objects::nonNull)
                 .toList();
-        return new AdministrationFilter(token, hosts, endpoints.getBasePath(), open);
+        return new AdministrationFilter(token, hosts, List.of(endpoints.getBasePath(), Console.S3_API_PATH), open);
+    }
+
+    /** The web console ({@link Console}), unless {@code hangar.admin.console} is false. */
+    @Bean
+    RouterFunction<ServerResponse> console(HangarProperties properties, S3Api api, AccessKey root) {
+        // Turned off, a router that matches nothing: the console's paths then answer 404 like any other.
+        return properties.admin().console() ? Console.routes(api, root) : request -> Mono.empty();
     }
 
     @Bean

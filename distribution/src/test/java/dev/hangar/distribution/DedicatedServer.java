@@ -105,6 +105,11 @@ final class DedicatedServer implements AutoCloseable {
         return new AdminApi(management, http);
     }
 
+    /** {@code http://localhost:<management port>}. */
+    URI management() {
+        return management;
+    }
+
     /** The value of a Prometheus series on the management port, summed over its labels; it must be there. */
     double metric(String series) {
         OptionalDouble value = prometheusValue(scrape(), series);

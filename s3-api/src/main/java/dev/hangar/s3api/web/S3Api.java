@@ -71,11 +71,12 @@ public final class S3Api implements AutoCloseable {
         this.blocking = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("hangar-s3-", 0).factory());
         this.scheduler = Schedulers.fromExecutorService(blocking, "hangar-s3");
         this.service = new S3Service(node, settings, clock, keys);
-        S3HandlerFunction handler = new S3HandlerFunction(service,
+        Addressing addressing = new Addressing(domain);
+        S3HandlerFunction handler = new S3HandlerFunction(service, new S3HandlerFunction.SignedCallers(
                 new RequestAuthenticator(settings.region(), clock, id -> keys.apply(id).map(AccessKey::secretKey),
                         settings.signatureV2()),
-                new AuthenticationCounters(registry), keys, new PayloadDecoder(), new Addressing(domain), blocking,
-                scheduler, limits.writeTimeout());
+                new AuthenticationCounters(registry), addressing, keys), "", new PayloadDecoder(), addressing,
+                blocking, scheduler, limits.writeTimeout());
         this.routes = RouterFunctions.route(RequestPredicates.all(), handler);
         this.preflightFilter = new PreflightFilter(handler);
         this.concurrencyFilter = new ConcurrencyLimit(limits.maxConcurrentRequests(), service);
@@ -107,6 +108,26 @@ public final class S3Api implements AutoCloseable {
 
     public RouterFunction<ServerResponse> routes() {
         return routes;
+    }
+
+    /**
+     * The S3 API, path style, under {@code pathPrefix} and as one caller that a listener established itself
+     * rather than by a request's signature: the management port's console, whose requests carry the
+     * administration token instead (the listener must check it before these routes). Request bodies are taken
+     * as unsigned payloads; the S3 rules, errors and streaming are those of {@link #routes()}. Requests through
+     * these routes are not timed as S3 requests.
+     *
+     * @param pathPrefix the path these routes answer under, like {@code /console/api/s3}, without a trailing slash
+     * @param caller the key every request acts as
+     */
+    public RouterFunction<ServerResponse> delegatedRoutes(String pathPrefix, Supplier<AccessKey> caller) {
+        if (!pathPrefix.startsWith("/") || pathPrefix.endsWith("/")) {
+            throw new IllegalArgumentException("a path prefix starts with / and does not end with one: " + pathPrefix);
+        }
+        S3HandlerFunction handler = new S3HandlerFunction(service, new S3HandlerFunction.DelegatedCaller(caller),
+                pathPrefix, new PayloadDecoder(), new Addressing(null), blocking, scheduler, limits.writeTimeout());
+        return RouterFunctions.route(RequestPredicates.path(pathPrefix)
+                .or(RequestPredicates.path(pathPrefix + "/**")), handler);
     }
 
     /**

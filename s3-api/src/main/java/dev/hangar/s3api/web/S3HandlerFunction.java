@@ -6,6 +6,7 @@ import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.Unavailable;
 import dev.hangar.s3api.auth.Authentication;
 import dev.hangar.s3api.auth.PayloadDecoder;
+import dev.hangar.s3api.auth.PayloadMode;
 import dev.hangar.s3api.auth.RequestAuthenticator;
 import dev.hangar.s3api.auth.SignatureScheme;
 import dev.hangar.s3api.auth.SignedRequest;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.InvalidMediaTypeException;
@@ -52,25 +54,74 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
     private static final Logger LOG = LoggerFactory.getLogger(S3HandlerFunction.class);
 
     private final S3Service service;
-    private final RequestAuthenticator authenticator;
-    private final AuthenticationCounters counters;
-    private final Function<String, Optional<AccessKey>> keys;
+    private final Callers callers;
+    private final String pathPrefix;
     private final PayloadDecoder decoder;
     private final Addressing addressing;
     private final ResponseWriter writer;
     private final Scheduler blockingScheduler;
 
-    S3HandlerFunction(S3Service service, RequestAuthenticator authenticator, AuthenticationCounters counters,
-            Function<String, Optional<AccessKey>> keys, PayloadDecoder decoder, Addressing addressing,
-            ExecutorService blocking, Scheduler blockingScheduler, Duration writeTimeout) {
+    /**
+     * @param callers who a request comes from: its signature, or an identity its listener established
+     * @param pathPrefix what precedes the S3 path in a request's path ({@code /console/api/s3}), or empty
+     */
+    S3HandlerFunction(S3Service service, Callers callers, String pathPrefix, PayloadDecoder decoder,
+            Addressing addressing, ExecutorService blocking, Scheduler blockingScheduler, Duration writeTimeout) {
         this.service = service;
-        this.authenticator = authenticator;
-        this.counters = counters;
-        this.keys = keys;
+        this.callers = callers;
+        this.pathPrefix = pathPrefix;
         this.decoder = decoder;
         this.addressing = addressing;
         this.writer = new ResponseWriter(blocking, LOG, "response body stream", writeTimeout);
         this.blockingScheduler = blockingScheduler;
+    }
+
+    /** Who a request comes from, and what its body decoder needs to know of how it was signed. */
+    interface Callers {
+        Identified identify(String method, String rawPath, RequestHeaders headers, String host,
+                Map<String, List<String>> context, ServerHttpRequest http);
+    }
+
+    /** A request's caller, and the authentication its body is verified under. */
+    record Identified(Caller caller, Authentication authentication) {}
+
+    /**
+     * The S3 listener's callers: whoever signed the request (Signature Version 4 or 2, header or presigned
+     * URL), or anonymous when nothing is signed.
+     */
+    record SignedCallers(RequestAuthenticator authenticator, AuthenticationCounters counters,
+            Addressing addressing, Function<String, Optional<AccessKey>> keys) implements Callers {
+        @Override
+        public Identified identify(String method, String rawPath, RequestHeaders headers, String host,
+                Map<String, List<String>> context, ServerHttpRequest http) {
+            Authentication authentication = authenticator.authenticate(
+                    new SignedRequest(method, rawPath, http.getURI().getRawQuery(), headers.values()),
+                    addressing.hostBucket(host));
+            SignatureScheme scheme = authentication.scheme();
+            counters.count(scheme);
+            if (scheme == null) {
+                return new Identified(Caller.anonymous(context), authentication);
+            }
+            context.put("s3:signatureversion", List.of(scheme.version().policyValue()));
+            context.put("s3:authType", List.of(scheme.authType()));
+            AccessKey key = keys.apply(authentication.accessKeyId())
+                    .orElseThrow(() -> new S3Exception(S3Error.INVALID_ACCESS_KEY_ID));
+            return new Identified(new Caller(key, context), authentication);
+        }
+    }
+
+    /**
+     * One fixed caller, established by the listener before the request gets here (the management port's
+     * console, behind the administration token): nothing in the request is a signature, and its body is taken
+     * as an unsigned payload (Content-MD5 and {@code x-amz-checksum-*} headers are still checked).
+     */
+    record DelegatedCaller(Supplier<AccessKey> key) implements Callers {
+        @Override
+        public Identified identify(String method, String rawPath, RequestHeaders headers, String host,
+                Map<String, List<String>> context, ServerHttpRequest http) {
+            return new Identified(new Caller(key.get(), context),
+                    Authentication.anonymous(PayloadMode.UNSIGNED_PAYLOAD, null));
+        }
     }
 
     @Override
@@ -80,7 +131,7 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         ServerHttpRequest http = exchange.getRequest();
         String requestId = Exchanges.requestId();
         String method = http.getMethod().name();
-        String rawPath = http.getURI().getRawPath();
+        String rawPath = s3Path(http.getURI().getRawPath());
         Map<String, List<String>> headerValues = new LinkedHashMap<>();
         http.getHeaders().forEach(headerValues::put);
         RequestHeaders headers = new RequestHeaders(headerValues);
@@ -127,27 +178,24 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
             // Browsers send preflights unsigned; the bucket's CORS rules alone answer them.
             return service.execute(operation, request, EmptyPayload.INSTANCE, Caller.anonymous(context));
         }
-        Authentication authentication = authenticator.authenticate(
-                new SignedRequest(method, rawPath, http.getURI().getRawQuery(), headers.values()),
-                addressing.hostBucket(host));
-        SignatureScheme scheme = authentication.scheme();
-        counters.count(scheme);
-        Caller caller;
-        if (scheme == null) {
-            caller = Caller.anonymous(context);
-        } else {
-            context.put("s3:signatureversion", List.of(scheme.version().policyValue()));
-            context.put("s3:authType", List.of(scheme.authType()));
-            caller = new Caller(keys.apply(authentication.accessKeyId()).orElseThrow(
-                    () -> new S3Exception(S3Error.INVALID_ACCESS_KEY_ID)), context);
-        }
+        Identified identified = callers.identify(method, rawPath, headers, host, context, http);
         InputStream raw = new RequestBodyStream(http.getBody());
-        try (VerifiedBody verified = decoder.open(authentication, bodyHeaders(operation, headers), raw)) {
-            S3Response response = service.execute(operation, request, new VerifiedPayload(verified, headers), caller);
+        try (VerifiedBody verified = decoder.open(identified.authentication(), bodyHeaders(operation, headers), raw)) {
+            S3Response response = service.execute(operation, request, new VerifiedPayload(verified, headers),
+                    identified.caller());
             return Exchanges.withCors(service, response, request);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The S3 path of a request's raw path: without the prefix of the listener's route, {@code /} at least. */
+    private String s3Path(String rawPath) {
+        if (pathPrefix.isEmpty() || !rawPath.startsWith(pathPrefix)) {
+            return rawPath;
+        }
+        String rest = rawPath.substring(pathPrefix.length());
+        return rest.isEmpty() ? "/" : rest;
     }
 
     /**
@@ -167,7 +215,9 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         try (PostFormReader form = PostFormReader.open(http, contentType)) {
             PostForm fields = form.read(context);
             S3Response response = service.postObject(request, fields);
-            counters.count(SignatureScheme.ofPostForm(fields.fields()));
+            if (callers instanceof SignedCallers signed) {
+                signed.counters().count(SignatureScheme.ofPostForm(fields.fields()));
+            }
             try {
                 form.finish();
             } catch (IOException e) {
