@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
  * Hangar's container image as a Testcontainers container: the S3 API on port 9000 and the management port 9001
  * published, ready when {@code /actuator/health/readiness} answers 200, the root key pair and region set by the
  * test (fixed defaults, so that a container started with {@code withReuse(true)} is found again), buckets
- * created on start by {@link #withBucket}.
+ * created on start by {@link #withBucket}. With reuse, the container also carries the id of its image
+ * ({@link #IMAGE_ID_LABEL}), so that an image rebuilt under the same name gets a new container.
  *
  * <pre>{@code
  * @Container
@@ -34,6 +35,11 @@ public class HangarContainer extends GenericContainer<HangarContainer> {
     public static final String DEFAULT_ACCESS_KEY = "HANGARTESTCONTAINERS";
     public static final String DEFAULT_SECRET_KEY = "hangar-testcontainers-secret-0123456789ab";
     public static final String DEFAULT_REGION = "us-east-1";
+    /**
+     * With {@code withReuse(true)}, the id of the image the container runs: part of the configuration by which
+     * Testcontainers finds a container to reuse.
+     */
+    public static final String IMAGE_ID_LABEL = "dev.hangar.image.id";
 
     private String accessKey = DEFAULT_ACCESS_KEY;
     private String secretKey = DEFAULT_SECRET_KEY;
@@ -77,6 +83,13 @@ public class HangarContainer extends GenericContainer<HangarContainer> {
         withEnv("HANGAR_ROOT_ACCESS_KEY", accessKey);
         withEnv("HANGAR_ROOT_SECRET_KEY", secretKey);
         withEnv("HANGAR_S3_REGION", region);
+        if (isShouldBeReused()) {
+            // Testcontainers finds a container to reuse by a hash of its configuration, which names the image by its
+            // name only: after the image is rebuilt under the same name (hangar:dev, by every build), it would hand
+            // back a container of the earlier build. The image's id makes a rebuilt image another configuration.
+            // (Resolving the name here pulls the image first when its pull policy says so, as start would.)
+            withLabel(IMAGE_ID_LABEL, getDockerClient().inspectImageCmd(getDockerImageName()).exec().getId());
+        }
     }
 
     @Override
