@@ -32,10 +32,11 @@ final class LayoutCheck {
             throw new RejectedLayoutException("it has replication factor " + candidate.replicationFactor()
                     + ", this node is configured for " + replicationFactor);
         }
-        long storage = candidate.roles().stream().filter(NodeRole::isStorage).count();
+        long storage = storageNodes(candidate);
         if (storage == 0) {
             throw new RejectedLayoutException("it has no storage node");
         }
+        requireReplicasKept(candidate, current, replicationFactor);
         int wanted = (int) Math.min(replicationFactor, storage);
         for (int p = 0; p < candidate.partitions(); p++) {
             int replicas = candidate.replicas(p).size();
@@ -54,5 +55,32 @@ final class LayoutCheck {
                         + current.version() + " nor a known member");
             }
         }
+    }
+
+    /**
+     * A layout may not take storage nodes away below the replication factor: every partition would keep fewer
+     * copies than the cluster had, and the nodes that lose their replicas delete them once the others confirm. A
+     * forged layout that keeps one node would have the others release everything; an operator replacing a dead
+     * node stages the new one in the same change. Growing, and layouts that stay at or above the factor, pass.
+     *
+     * @throws RejectedLayoutException if {@code candidate} has fewer storage nodes than both the factor and
+     *     {@code current}
+     */
+    static void requireReplicasKept(ClusterLayout candidate, ClusterLayout current, int replicationFactor) {
+        if (current.version() == 0) {
+            return;
+        }
+        long before = storageNodes(current);
+        long after = storageNodes(candidate);
+        if (after < Math.min(replicationFactor, before)) {
+            throw new RejectedLayoutException("it has " + after + " storage nodes where layout version "
+                    + current.version() + " has " + before + ": every partition would keep " + after
+                    + " of its replicas at replication factor " + replicationFactor + "; add a node in the same change"
+                    + " that removes one");
+        }
+    }
+
+    private static long storageNodes(ClusterLayout layout) {
+        return layout.roles().stream().filter(NodeRole::isStorage).count();
     }
 }

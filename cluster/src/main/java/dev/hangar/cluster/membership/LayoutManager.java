@@ -141,6 +141,8 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
      *
      * @throws StaleLayoutException if {@code expectedVersion} is not the current version
      * @throws IllegalStateException if nothing is staged or the result would hold no storage node
+     * @throws RejectedLayoutException if the result would hold fewer storage nodes than the replication factor and
+     *     the current layout ({@link LayoutCheck#requireReplicasKept})
      */
     public ClusterLayout apply(long expectedVersion) {
         ClusterLayout planned;
@@ -156,6 +158,8 @@ public final class LayoutManager implements LayoutGossip, AutoCloseable {
             roles.putAll(stagedRoles);
             stagedRemovals.forEach(roles::remove);
             ClusterLayout next = plan(new ArrayList<>(roles.values()));
+            // The rule every other node checks before adopting it: refused here, not announced to be refused there.
+            LayoutCheck.requireReplicasKept(next, current, replicationFactor);
             clusterIds.establish();
             planned = install(next);
             stagedRoles.clear();

@@ -195,8 +195,34 @@ class LayoutManagerTest {
                     .isInstanceOf(RejectedLayoutException.class).hasMessageContaining("node ghost");
             assertThat(layouts.current()).isEqualTo(first);
 
+            // A member's layout that keeps one node: the others would hand it every partition and release theirs.
+            ClusterLayout lonely = LayoutPlanner.plan(first, List.of(first.role(A).orElseThrow()), 3);
+            assertThatThrownBy(() -> layouts.adopt(lonely, members))
+                    .isInstanceOf(RejectedLayoutException.class).hasMessageContaining("1 storage nodes where layout version 1 has 3");
+            assertThat(layouts.current()).isEqualTo(first);
+
             assertThat(layouts.adopt(haunted, Set.of(A, B, C, ghost))).isTrue();
             assertThat(layouts.current()).isEqualTo(haunted);
+        }
+    }
+
+    @Test
+    void removingStorageNodesBelowTheFactorIsRefusedReplacingThemIsNot() {
+        NodeId d = new NodeId("d");
+        try (LayoutManager layouts = manager()) {
+            layouts.stage(new NodeRole(A, "z1", 1));
+            layouts.stage(new NodeRole(B, "z2", 1));
+            layouts.stage(new NodeRole(C, "z3", 1));
+            ClusterLayout first = layouts.apply(0);
+
+            layouts.stageRemoval(C);
+            assertThatThrownBy(() -> layouts.apply(1))
+                    .isInstanceOf(RejectedLayoutException.class).hasMessageContaining("add a node in the same change");
+            assertThat(layouts.current()).isEqualTo(first);
+
+            layouts.stage(new NodeRole(d, "z3", 1));
+            ClusterLayout replaced = layouts.apply(1);
+            assertThat(replaced.roles()).extracting(NodeRole::id).containsExactlyInAnyOrder(A, B, d);
         }
     }
 
