@@ -18,6 +18,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -29,6 +30,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
@@ -57,6 +59,9 @@ public final class RpcServer implements AutoCloseable {
     private final @Nullable ExecutorService ownedExecutor;
     private final Map<String, RpcHandler> handlers = new ConcurrentHashMap<>();
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final AtomicLong refusedForSlots = new AtomicLong();
+    private HandshakeSlots handshakeSlots = new HandshakeSlots(HandshakeSlots.DEFAULT_TOTAL,
+            HandshakeSlots.DEFAULT_PER_ADDRESS);
     private @Nullable EventLoopGroup bossGroup;
     private @Nullable EventLoopGroup workerGroup;
     private @Nullable Channel serverChannel;
@@ -89,6 +94,15 @@ public final class RpcServer implements AutoCloseable {
         }
     }
 
+    /** Bounds of connections in their handshake other than the defaults; before {@link #start}. */
+    synchronized RpcServer handshakeSlots(int total, int perAddress) {
+        if (serverChannel != null) {
+            throw new IllegalStateException("already started");
+        }
+        handshakeSlots = new HandshakeSlots(total, perAddress);
+        return this;
+    }
+
     /** Serves {@code method} with {@code handler}, replacing any earlier one. */
     public RpcServer register(String method, RpcHandler handler) {
         handlers.put(method, handler);
@@ -113,9 +127,21 @@ public final class RpcServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        InetAddress from = ch.remoteAddress().getAddress();
+                        if (!handshakeSlots.take(from)) {
+                            long count = refusedForSlots.incrementAndGet();
+                            // Powers of two only: a flood must not flood the log as well.
+                            if (Long.bitCount(count) == 1) {
+                                LOG.warning(() -> "refused RPC connection from " + ch.remoteAddress() + ": too many"
+                                        + " connections still authenticating (" + count + " refused so far)");
+                            }
+                            ch.close();
+                            return;
+                        }
                         channels.add(ch);
                         RpcPipeline.configure(ch.pipeline(), config, tls);
-                        ch.pipeline().addLast("handshake", new ServerHandshake(self, security, config.handshakeTimeout()));
+                        ch.pipeline().addLast("handshake", new ServerHandshake(self, security, config.handshakeTimeout(),
+                                () -> handshakeSlots.release(from)));
                         ch.pipeline().addLast("server", new ServerHandler());
                     }
                 });

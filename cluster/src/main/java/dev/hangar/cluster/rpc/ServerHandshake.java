@@ -34,14 +34,24 @@ final class ServerHandshake extends SimpleChannelInboundHandler<RpcFrame> {
     private final NodeId self;
     private final RpcSecurity security;
     private final Duration timeout;
+    private final Runnable ended;
     private State state = State.AWAIT_HELLO;
     private Handshake.@Nullable Transcript transcript;
     private @Nullable ScheduledFuture<?> deadline;
 
-    ServerHandshake(NodeId self, RpcSecurity security, Duration timeout) {
+    /** @param ended called once the handshake ended, passed, refused or closed (its handler removed) */
+    ServerHandshake(NodeId self, RpcSecurity security, Duration timeout, Runnable ended) {
         this.self = self;
         this.security = security;
         this.timeout = timeout;
+        this.ended = ended;
+    }
+
+    // Once per handler: after it removed itself on success, or when the closed channel's pipeline is torn down.
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        cancelDeadline();
+        ended.run();
     }
 
     @Override

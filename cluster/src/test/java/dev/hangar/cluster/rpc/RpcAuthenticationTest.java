@@ -114,6 +114,69 @@ class RpcAuthenticationTest {
         assertThat(handled).hasValue(0);
     }
 
+    /**
+     * Connections still in their handshake are bounded (here 3 from one address): one more is closed at once,
+     * long before the handshake timeout, while authenticated connections hold no slot and a slot comes back
+     * when its connection ends.
+     */
+    @Test
+    void connectionsStillAuthenticatingAreBounded() throws Exception {
+        RpcConfig patient = RpcConfig.defaults().withHandshakeTimeout(Duration.ofSeconds(60));
+        try (RpcServer bounded = new RpcServer(SERVER, patient, new RpcSecurity(SECRET, null, () -> "cluster-a"),
+                faults, null).handshakeSlots(100, 3);
+                LogCapture log = LogCapture.of(RpcServer.class);
+                RpcClient member = new RpcClient(CLIENT, patient, new RpcSecurity(SECRET, null, () -> "cluster-a"),
+                        faults)) {
+            bounded.register("whoami", (from, payload) -> CompletableFuture.completedFuture(
+                    from.value().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            bounded.start("127.0.0.1", 0);
+            RpcPeer boundedPeer = new RpcPeer(SERVER, bounded.address());
+            assertThat(member.call(boundedPeer, "whoami", new byte[0], TIMEOUT).get(20, TimeUnit.SECONDS))
+                    .asString().isEqualTo("client");
+
+            List<WireClient> silent = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    WireClient client = new WireClient(bounded.address());
+                    silent.add(client);
+                    // Taken a slot, not refused: the server answers its hello with a challenge.
+                    client.hello("silent-" + i, "cluster-a");
+                    assertThat(client.read()).hasValueSatisfying(f -> assertThat(f.kind()).isEqualTo(WireClient.CHALLENGE));
+                }
+                long start = System.nanoTime();
+                try (WireClient oneTooMany = new WireClient(bounded.address())) {
+                    oneTooMany.hello("one-too-many", "cluster-a");
+                    assertThat(oneTooMany.readUntilClosed()).isEmpty();
+                }
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as("refused at once, not at the 60 s timeout")
+                        .isLessThan(Duration.ofSeconds(30));
+                awaitWarning(log, "too many connections still authenticating");
+                // The authenticated connection still answers.
+                assertThat(member.call(boundedPeer, "whoami", new byte[0], TIMEOUT).get(20, TimeUnit.SECONDS))
+                        .asString().isEqualTo("client");
+            } finally {
+                for (WireClient client : silent) {
+                    client.close();
+                }
+            }
+            // Their slots come back when they close: a new member gets in.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                try (RpcClient another = new RpcClient(new NodeId("another"), patient,
+                        new RpcSecurity(SECRET, null, () -> "cluster-a"), faults)) {
+                    assertThat(another.call(boundedPeer, "whoami", new byte[0], TIMEOUT).get(20, TimeUnit.SECONDS))
+                            .asString().isEqualTo("another");
+                    break;
+                } catch (ExecutionException notYet) {
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("no handshake slot came back after the silent clients closed", notYet);
+                    }
+                    Thread.sleep(200);
+                }
+            }
+        }
+    }
+
     @Test
     void requestsBeforeTheHandshakeCloseTheConnectionUnanswered() throws Exception {
         try (WireClient attacker = new WireClient(server.address())) {
