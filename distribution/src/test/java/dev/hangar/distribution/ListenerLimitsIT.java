@@ -61,6 +61,7 @@ class ListenerLimitsIT {
 
     private Path work;
     private PackagedServer server;
+    private int websitePort;
     private S3Client s3;
     private PackagedServer limited;
     private S3Client limitedS3;
@@ -68,8 +69,10 @@ class ListenerLimitsIT {
     @BeforeAll
     void start() throws IOException, InterruptedException {
         work = Files.createTempDirectory(Files.createDirectories(Path.of("target", "limits-it")).toAbsolutePath(), "");
+        websitePort = freePort();
         server = PackagedServer.start(work.resolve("data"), "256m", Map.of(
             "HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY, "HANGAR_ROOT_SECRET_KEY", SECRET_KEY,
+            "HANGAR_WEBSITE_PORT", Integer.toString(websitePort),
             "HANGAR_HTTP_IDLE_TIMEOUT", IDLE.toSeconds() + "s",
             "HANGAR_HTTP_HEADER_TIMEOUT", HEADERS.toSeconds() + "s",
             "HANGAR_HTTP_READ_TIMEOUT", READ.toSeconds() + "s",
@@ -159,7 +162,34 @@ class ListenerLimitsIT {
 
     @Test
     void aSlowlorisIsCutAtTheHeaderTimeoutThoughNeverIdle() throws Exception {
-        try (Socket socket = connect(server.port())) {
+        assertSlowlorisCut(server.port());
+    }
+
+    /** The static website listener takes the same timeouts as the S3 port: it is as public. */
+    @Test
+    void theWebsiteListenerCutsIdleConnectionsAndSlowlorisToo() throws Exception {
+        long opened = System.nanoTime() + MARGIN.toNanos();
+        while (true) {
+            try (Socket probe = connect(websitePort)) {
+                break;
+            } catch (java.net.ConnectException notYet) {
+                assertThat(System.nanoTime()).as("the website port %d opens", websitePort).isLessThan(opened);
+                Thread.sleep(200);
+            }
+        }
+        try (Socket idle = connect(websitePort)) {
+            long started = System.nanoTime();
+            assertThat(closedBy(idle, started + IDLE.plus(MARGIN).toNanos()))
+                .as("an idle website connection is closed within %s", IDLE.plus(MARGIN)).isTrue();
+            // Nothing sent: the header timeout (3 s) or the idle one (4 s), whichever comes first, not sooner.
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("closed at a timeout, not before")
+                .isGreaterThanOrEqualTo(HEADERS.minusMillis(500));
+        }
+        assertSlowlorisCut(websitePort);
+    }
+
+    private static void assertSlowlorisCut(int port) throws Exception {
+        try (Socket socket = connect(port)) {
             OutputStream out = socket.getOutputStream();
             out.write("GET /limits/large HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.US_ASCII));
             long started = System.nanoTime();
@@ -361,6 +391,12 @@ class ListenerLimitsIT {
     private static RawHttp.Answer health(int port) {
         return RawHttp.exchange(port, RawHttp.request("GET /actuator/health HTTP/1.1\r\nHost: localhost:" + port
             + "\r\nConnection: close\r\n\r\n", new byte[0]));
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     private static Socket connect(int port) throws IOException {
