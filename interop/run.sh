@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The client interoperability suite: runs boto3, the aws cli, s3cmd, rclone and the AWS SDK for
-# JavaScript v3, each on buckets of its own, against a running Hangar, and fails on any error.
+# The client interoperability suite: runs boto3, the aws cli, s3cmd, rclone, the AWS SDK for
+# JavaScript v3, MinIO's mc and s5cmd, each on buckets of its own, against a running Hangar, and
+# fails on any error.
 #
 #   interop/run.sh ENDPOINT ACCESS_KEY SECRET_KEY      e.g. http://127.0.0.1:9000 KEY SECRET
 #
 # The clients come from interop/setup.sh. Environment:
-#   INTEROP_CLIENTS="boto3 awscli s3cmd rclone js"  the clients to run, in this order
+#   INTEROP_CLIENTS="boto3 awscli s3cmd rclone js mc s5cmd"  the clients to run, in this order
 #   INTEROP_CLIENT_TIMEOUT=240                      seconds one client may take
 #   INTEROP_DEBUG=1                                 print every step's log (the HTTP exchanges too)
 #   INTEROP_KEEP=1                                  keep the temp work dir (logs and files)
@@ -22,8 +23,10 @@ usage() {
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 endpoint="${1%/}"
 venv="${INTEROP_VENV:-$here/.venv}"
-clients="${INTEROP_CLIENTS:-boto3 awscli s3cmd rclone js}"
+clients="${INTEROP_CLIENTS:-boto3 awscli s3cmd rclone js mc s5cmd}"
 js_modules="$here/js/node_modules"
+# mc and s5cmd, built by setup.sh.
+go_bin="$here/.bin"
 client_timeout="${INTEROP_CLIENT_TIMEOUT:-240}"
 
 # Loopback only: the suite talks to the server under test and nothing else.
@@ -45,6 +48,9 @@ if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split("."
   missing+=("node 20 or newer (on the PATH)")
 fi
 [ -f "$js_modules/@aws-sdk/client-s3/package.json" ] || missing+=("the AWS SDK for JavaScript (in $js_modules)")
+for tool in mc s5cmd; do
+  [ -x "$go_bin/$tool" ] || missing+=("$tool (in $go_bin)")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   printf 'interop: missing client: %s\n' "${missing[@]}" >&2
   echo "interop: install the clients with: bash $here/setup.sh" >&2
@@ -53,10 +59,11 @@ fi
 
 # No proxy, no instance-metadata lookups, no user configuration: only the endpoint is reached.
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
-# Nor the caller's AWS, rclone or s3cmd settings (AWS_CA_BUNDLE alone makes rclone fail on http).
+# Nor the caller's AWS, rclone, s3cmd, mc or s5cmd settings (AWS_CA_BUNDLE alone makes rclone fail
+# on http; MC_HOST_<alias> would define mc aliases, S3_ENDPOINT_URL is s5cmd's endpoint).
 while read -r name; do
   unset "$name"
-done < <(compgen -e | grep -E '^(AWS_|RCLONE_|S3CMD_)' || true)
+done < <(compgen -e | grep -E '^(AWS_|RCLONE_|S3CMD_|MC_|S3_ENDPOINT_URL$)' || true)
 export NO_PROXY='*' no_proxy='*'
 export AWS_EC2_METADATA_DISABLED=true
 
@@ -67,6 +74,7 @@ export XDG_CONFIG_HOME="$HOME/.config" XDG_CACHE_HOME="$HOME/.cache"
 mkdir -p "$HOME"
 export PATH="$venv/bin:$PATH"
 export INTEROP_ENDPOINT="$endpoint" INTEROP_ACCESS_KEY="$2" INTEROP_SECRET_KEY="$3"
+export INTEROP_GO_BIN="$go_bin"
 export INTEROP_RESULTS="$INTEROP_WORK/results"
 export INTEROP_FIXTURES="$INTEROP_WORK/fixtures"
 : >"$INTEROP_RESULTS"
@@ -108,13 +116,13 @@ echo "encoded" >"$INTEROP_FIXTURES/tree/dir with space/naïve+plus=&.txt"
 : >"$INTEROP_FIXTURES/tree/nested/empty"
 
 echo "interop: $endpoint, clients: $clients"
-echo "interop: $("$venv/bin/python" -c 'import boto3, botocore; print("boto3", boto3.__version__, "botocore", botocore.__version__)'); $(aws --version 2>&1); $(s3cmd --version); $(rclone version | sed -n 1p); node $(node --version) @aws-sdk/client-s3 $(node -p "require('$js_modules/@aws-sdk/client-s3/package.json').version")"
+echo "interop: $("$venv/bin/python" -c 'import boto3, botocore; print("boto3", boto3.__version__, "botocore", botocore.__version__)'); $(aws --version 2>&1); $(s3cmd --version); $(rclone version | sed -n 1p); node $(node --version) @aws-sdk/client-s3 $(node -p "require('$js_modules/@aws-sdk/client-s3/package.json').version"); mc $(cat "$go_bin/.mc.built-from" 2>/dev/null || echo '(version unknown)'); s5cmd $(cat "$go_bin/.s5cmd.built-from" 2>/dev/null || echo '(version unknown)')"
 
 started=$SECONDS
 for client in $clients; do
   case "$client" in
     boto3) command=("$venv/bin/python" "$here/test_boto3.py") ;;
-    awscli | s3cmd | rclone) command=(bash "$here/test_$client.sh") ;;
+    awscli | s3cmd | rclone | mc | s5cmd) command=(bash "$here/test_$client.sh") ;;
     js) command=(node "$here/test_js.mjs") ;;
     *) echo "interop: unknown client '$client'" >&2; exit 2 ;;
   esac
