@@ -25,11 +25,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The client interoperability suite ({@code interop/run.sh}): boto3, the aws cli, s3cmd, rclone and
- * the AWS SDK for JavaScript v3, installed from their package registries by {@code interop/setup.sh},
- * each run against the packaged jar started as an operator starts it, with their default settings
- * as well as configured. The suite prints one line per step and fails on any error; versioned steps
- * are skipped, with a notice, while the server answers NotImplemented to PutBucketVersioning.
+ * The client interoperability suite ({@code interop/run.sh}): boto3, the aws cli, s3cmd, rclone, the
+ * AWS SDK for JavaScript v3, MinIO's mc and s5cmd, installed from their package registries (mc and
+ * s5cmd built from the Go module proxy) by {@code interop/setup.sh}, each run against the packaged jar
+ * started as an operator starts it, with their default settings as well as configured. The suite
+ * prints one line per step and fails on any error; versioned steps are skipped, with a notice, while
+ * the server answers NotImplemented to PutBucketVersioning.
  *
  * <p>Without the clients the test fails and says how to install them, unless the system property
  * or environment variable {@code HANGAR_INTEROP=skip} is set: then it is skipped.
@@ -54,7 +55,8 @@ class InteropIT {
         if (!missing.isEmpty()) {
             String install = "the interop clients are not installed (missing: " + String.join(", ", missing)
                 + "); install them with `bash interop/setup.sh` (a Python venv in interop/.venv with boto3, the aws cli"
-                + " and s3cmd; the AWS SDK for JavaScript in interop/js/node_modules; rclone from Debian's package),"
+                + " and s3cmd; the AWS SDK for JavaScript in interop/js/node_modules; rclone from Debian's package;"
+                + " mc and s5cmd built with Go into interop/.bin),"
                 + " or set HANGAR_INTEROP=skip to skip this test";
             assumeFalse(skipRequested(), install);
             throw new AssertionError(install);
@@ -141,6 +143,12 @@ class InteropIT {
         Path javascriptSdk = repository.resolve("interop/js/node_modules/@aws-sdk/client-s3/package.json");
         if (!Files.isRegularFile(javascriptSdk)) {
             missing.add(javascriptSdk.toString());
+        }
+        for (String tool : List.of("mc", "s5cmd")) {
+            Path built = repository.resolve("interop/.bin").resolve(tool);
+            if (!Files.isExecutable(built)) {
+                missing.add(built.toString());
+            }
         }
         return missing;
     }
