@@ -4,8 +4,9 @@
 # pipe from stdin (streamed multipart), stat, cat (--offset, --tail, --part-number), server-side cp
 # (CopyObject; ComposeObject, that is UploadPartCopy, from 64 MiB on), mv, mirror both ways
 # (--overwrite, --remove), share download (a presigned GET), tag set/list/remove, rm, rm --recursive,
-# rb, rb --force, and versioning (version enable/info, ls --versions, cat and stat by version id,
-# rm --version-id, delete marker, rb --force over versions). Run by run.sh.
+# rb, rb --force, cp --checksum (signed trailers, composite checksums), ls and rm --incomplete,
+# versioning (version enable/info, ls --versions, cat and stat by version id, rm --version-id,
+# delete marker, rb --force over versions) and object lock (retention, legalhold). Run by run.sh.
 set -euo pipefail
 CLIENT=mc
 # shellcheck source=lib.sh
@@ -44,6 +45,11 @@ log_mark() {
 }
 log_since() {
   tail -n +"$(($1 + 1))" "$STEP_DEBUG" | tr -d '\r'
+}
+# seen_since MARK REGEX: a line since MARK matches (case-insensitive extended regex). grep reads all
+# of its input: grep -q would end the pipe early, and pipefail would fail on the SIGPIPE.
+seen_since() {
+  log_since "$1" | grep -iE "$2" >/dev/null
 }
 
 # count_requests MARK METHOD PATH_AND_QUERY_REGEX: requests since MARK whose request line matches.
@@ -188,12 +194,59 @@ huge_upload_and_copy() {
   mc cp "hangar/$bucket/huge.bin" "hangar/$other/copied/huge.bin"
   [ "$(count_requests "$mark" PUT "/$other/copied/huge\.bin\?partNumber=[0-9]+&uploadId=[^ ]+")" -ge 1 ] \
     || fail "a 70 MiB server-side mc cp sent no UploadPartCopy"
-  log_since "$mark" | grep -qi '^x-amz-copy-source-range: bytes=' || fail "no x-amz-copy-source-range sent"
+  seen_since "$mark" '^x-amz-copy-source-range: bytes=' || fail "no x-amz-copy-source-range sent"
   expect_equal "$(count_requests "$mark" GET "/$bucket/huge\.bin")" 0 "downloads of the source by a server-side copy"
   mc cp "hangar/$other/copied/huge.bin" "$dir/huge.bin"
   same_content "$huge" "$dir/huge.bin"
   mc rm "hangar/$bucket/huge.bin" "hangar/$other/copied/huge.bin"
   rm -f "$huge" "$dir/huge.bin"
+}
+
+checksums() {
+  local dir mark stat expected
+  dir=$(fresh_dir checksums)
+  head -c $((3 * 1024 * 1024)) /dev/urandom >"$dir/three.bin"
+  # --checksum: each body signed chunk by chunk with the checksum in a signed trailer.
+  mark=$(log_mark)
+  mc cp --checksum SHA256 "$dir/three.bin" "hangar/$bucket/checksums/three.bin"
+  seen_since "$mark" '^x-amz-content-sha256: STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER$' \
+    || fail "mc cp --checksum sent no STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER body"
+  seen_since "$mark" '^x-amz-trailer: x-amz-checksum-sha256$' || fail "mc cp --checksum sent no x-amz-trailer"
+  stat=$(mc stat --json "hangar/$bucket/checksums/three.bin")
+  echo "$stat"
+  expected=$(python3 -c 'import base64, hashlib, sys; print(base64.b64encode(hashlib.sha256(open(sys.argv[1], "rb").read()).digest()).decode())' \
+    "$dir/three.bin")
+  expect_equal "$(json_value "$stat" checksum.SHA256)" "$expected" "SHA-256 checksum of a single PUT, from mc stat"
+  # In parts: the composite checksum, the SHA-256 of the parts' SHA-256s, with the number of parts.
+  mc cp --checksum SHA256 "$fixtures/big.bin" "hangar/$bucket/checksums/big.bin"
+  stat=$(mc stat --json "hangar/$bucket/checksums/big.bin")
+  echo "$stat"
+  expected=$(python3 -c '
+import base64, hashlib, sys
+data = open(sys.argv[1], "rb").read()
+size = 16 * 1024 * 1024
+parts = [hashlib.sha256(data[offset:offset + size]).digest() for offset in range(0, len(data), size)]
+print(base64.b64encode(hashlib.sha256(b"".join(parts)).digest()).decode() + "-" + str(len(parts)))' "$fixtures/big.bin")
+  expect_equal "$(json_value "$stat" checksum.SHA256)" "$expected" "composite SHA-256 checksum of 2 parts, from mc stat"
+  mc cat "hangar/$bucket/checksums/big.bin" >"$dir/big.bin"
+  same_content "$fixtures/big.bin" "$dir/big.bin"
+  mc rm --recursive --force "hangar/$bucket/checksums/"
+}
+
+incomplete_uploads() {
+  local listing
+  # Two uploads left incomplete (started with boto3: mc completes or aborts its own).
+  BOTO3_SCRIPT='
+for key in ("pending/one.bin", "pending/two.bin"):
+    upload = s3.create_multipart_upload(Bucket=sys.argv[1], Key=key)["UploadId"]
+    s3.upload_part(Bucket=sys.argv[1], Key=key, UploadId=upload, PartNumber=1, Body=b"x" * 100)
+    print("started", key, upload)' boto3_python "$bucket"
+  listing=$(mc ls --incomplete --recursive "hangar/$bucket")
+  echo "$listing"
+  expect_equal "$(echo "$listing" | awk '{ print $NF }' | sort | tr '\n' ' ')" "pending/one.bin pending/two.bin " \
+    "mc ls --incomplete --recursive"
+  mc rm --incomplete --recursive --force "hangar/$bucket/pending/"
+  expect_equal "$(mc ls --incomplete --recursive "hangar/$bucket" | grep -c . || true)" 0 "incomplete uploads after mc rm --incomplete"
 }
 
 listings() {
@@ -230,14 +283,14 @@ server_side_copies() {
   mark=$(log_mark)
   # Below 64 MiB: one CopyObject, the bytes never leave the server.
   mc cp "hangar/$bucket/big/big.bin" "hangar/$other/copied/big.bin"
-  log_since "$mark" | grep -qi '^x-amz-copy-source: ' || fail "mc cp between buckets sent no x-amz-copy-source"
+  seen_since "$mark" '^x-amz-copy-source: ' || fail "mc cp between buckets sent no x-amz-copy-source"
   expect_equal "$(count_requests "$mark" GET "/$bucket/big/big\.bin")" 0 "downloads of the source by a server-side copy"
   mc cp "hangar/$other/copied/big.bin" "$dir/big.bin"
   same_content "$fixtures/big.bin" "$dir/big.bin"
   # With metadata added: CopyObject with the REPLACE directive and the source's metadata besides
   # (mc merges them itself; a key of both would get either value, so the key is a new one).
   mc cp --attr "copied-by=mc" "hangar/$bucket/small.txt" "hangar/$other/small-copy.txt"
-  log_since "$mark" | grep -qi '^x-amz-metadata-directive: REPLACE$' || fail "mc cp --attr sent no REPLACE directive"
+  seen_since "$mark" '^x-amz-metadata-directive: REPLACE$' || fail "mc cp --attr sent no REPLACE directive"
   stat=$(mc stat --json "hangar/$other/small-copy.txt")
   echo "$stat"
   expect_equal "$(json_value "$stat" metadata.X-Amz-Meta-Copied-By)" mc "metadata added by the copy"
@@ -331,7 +384,7 @@ enable_versioning() {
   local mark info
   mark=$(log_mark)
   if ! mc version enable "hangar/$versioned"; then
-    if log_since "$mark" | grep -q "NotImplemented"; then
+    if seen_since "$mark" "NotImplemented"; then
       versioning_unsupported "server answered NotImplemented for PutBucketVersioning: versioned operations skipped"
     fi
     fail "mc version enable failed"
@@ -388,12 +441,42 @@ remove_unversioned_bucket() {
   mc rb --force "hangar/$versioned"
 }
 
+# ---- object lock ----
+
+object_lock() {
+  local locked version_id info
+  locked=$(bucket_name locked)
+  mc mb --with-lock "hangar/$locked"
+  mc retention set --default GOVERNANCE 1d "hangar/$locked"
+  info=$(mc retention info --default "hangar/$locked")
+  echo "$info"
+  expect_contains "$info" "GOVERNANCE" "mc retention info --default"
+  mc cp "$fixtures/small.txt" "hangar/$locked/kept.txt"
+  version_id=$(json_value "$(mc stat --json "hangar/$locked/kept.txt")" versionID)
+  expect_contains "$(mc retention info "hangar/$locked/kept.txt")" "GOVERNANCE" "the retention of a new object"
+  mc legalhold set "hangar/$locked/kept.txt"
+  expect_contains "$(mc legalhold info "hangar/$locked/kept.txt")" "ON" "mc legalhold info"
+  # Removing the version: refused while it is held, and while retained unless bypassed.
+  if mc rm --bypass --version-id "$version_id" "hangar/$locked/kept.txt"; then
+    fail "a version under legal hold was removed"
+  fi
+  mc legalhold clear --version-id "$version_id" "hangar/$locked/kept.txt"
+  if mc rm --version-id "$version_id" "hangar/$locked/kept.txt"; then
+    fail "a version under GOVERNANCE retention was removed without --bypass"
+  fi
+  grep -q '^mc: <ERROR> Failed to remove .*Access Denied' "$STEP_DEBUG" || fail "mc did not report Access Denied"
+  mc rm --bypass --version-id "$version_id" "hangar/$locked/kept.txt"
+  mc rb --force "hangar/$locked"
+}
+
 mc_step "alias set (s3v4, path-style), mb, mb again, ls" alias_and_buckets
 mc_step "cp up (Content-Type, Cache-Control, metadata, tags), stat, cp down, cat" upload_small
 mc_step "cp multipart (20 MiB, 2 streaming-signed parts of 16 MiB), put (4 parts of 5 MiB)" upload_multipart
 mc_step "pipe from stdin (streamed multipart, 5 MiB parts), cat" upload_stream
 mc_step "cp and cat down, cat --offset/--tail/--part-number, sha256 compared" download
 mc_step "70 MiB: cp (5 parts), server-side cp (UploadPartCopy), cp down" huge_upload_and_copy
+mc_step "cp --checksum SHA256 (signed trailer): single PUT and composite of 2 parts, from stat" checksums
+mc_step "ls --incomplete, rm --incomplete (uploads started with boto3)" incomplete_uploads
 mc_step "ls (delimited, --recursive, by prefix, --summarize), du, find" listings
 mc_step "server-side cp (CopyObject, with metadata REPLACE), mv" server_side_copies
 mc_step "mirror up: unchanged, --overwrite changed, --remove" mirror_up
@@ -409,3 +492,4 @@ if [ -f "$VERSIONING_MARKER" ]; then
 else
   mc_step "versioning: rb --force of every version" remove_versioned_bucket
 fi
+mc_versioned_step "object lock: mb --with-lock, retention, legalhold, rm refused, rm --bypass" object_lock

@@ -53,6 +53,11 @@ log_mark() {
 log_since() {
   tail -n +"$(($1 + 1))" "$STEP_DEBUG" | tr -d '\r'
 }
+# seen_since MARK REGEX: a line since MARK matches (case-insensitive extended regex). grep reads all
+# of its input: grep -q would end the pipe early, and pipefail would fail on the SIGPIPE.
+seen_since() {
+  log_since "$1" | grep -iE "$2" >/dev/null
+}
 
 # count_operations MARK OPERATION: the SDK requests of that S3 operation since MARK.
 count_operations() {
@@ -84,7 +89,7 @@ upload_small() {
   echo "$head"
   expect_contains "$head" '"content_type":"text/plain"' "s5cmd head (Content-Type)"
   # s5cmd head does not print Cache-Control: the HeadObject answer in the trace.
-  log_since "$mark" | grep -qi '^cache-control: max-age=60$' || fail "HeadObject answered no Cache-Control: max-age=60"
+  seen_since "$mark" '^cache-control: max-age=60$' || fail "HeadObject answered no Cache-Control: max-age=60"
   expect_contains "$head" '"origin":"s5cmd"' "s5cmd head (metadata)"
   expect_contains "$head" "$(md5sum "$fixtures/small.txt" | cut -d' ' -f1)" "s5cmd head (ETag: the MD5 of a single PUT)"
   s5cmd cp "s3://$bucket/small.txt" "$dir/small.txt"
@@ -280,7 +285,7 @@ region_detection() {
   expect_not_contains "$out" "fetching region failed" "s5cmd ls without a region"
   expect_contains "$out" "small.txt" "s5cmd ls without a region"
   expect_equal "$(count_operations "$mark" HeadBucket)" 1 "HeadBucket requests (region lookup)"
-  log_since "$mark" | grep -qi '^x-amz-bucket-region: us-east-1$' || fail "HeadBucket answered no X-Amz-Bucket-Region: us-east-1"
+  seen_since "$mark" '^x-amz-bucket-region: us-east-1$' || fail "HeadBucket answered no X-Amz-Bucket-Region: us-east-1"
   echo "ok: X-Amz-Bucket-Region: us-east-1"
 }
 
@@ -315,7 +320,7 @@ enable_versioning() {
   local mark out
   mark=$(log_mark)
   if ! s5cmd bucket-version --set Enabled "s3://$versioned"; then
-    if log_since "$mark" | grep -q "NotImplemented"; then
+    if seen_since "$mark" "NotImplemented"; then
       versioning_unsupported "server answered NotImplemented for PutBucketVersioning: versioned operations skipped"
     fi
     fail "s5cmd bucket-version --set Enabled failed"
