@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hangar.distribution.support.Digests;
 import dev.hangar.distribution.support.FlexibleChecksum;
 import dev.hangar.distribution.support.RandomContent;
+import dev.hangar.distribution.support.RawHttp;
 import dev.hangar.distribution.support.RawS3;
 import dev.hangar.distribution.support.S3Clients;
 import java.net.URI;
@@ -12,9 +13,13 @@ import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
@@ -206,6 +211,61 @@ class AuthIT extends AbstractS3IT {
             SignedRequest signed = raw.sign(putRequest(key, body, false, Map.of()), body, skewed(Duration.ofMinutes(-30)));
             assertRawError(raw.send(signed), 403, "RequestTimeTooSkewed");
         });
+    }
+
+    /**
+     * Every answer carries the server's time in a Date header, as S3's do: a success, an S3 error, a
+     * RequestTimeTooSkewed refusal and a request refused before it reaches the S3 handler.
+     */
+    @Test
+    void everyAnswerCarriesTheServersDate() {
+        RawS3.Response listed = raw.send(raw.sign(raw.request(SdkHttpMethod.GET, "/" + bucket).build(), (byte[]) null, properties -> { }));
+        assertThat(listed.status()).as("%s", listed).isEqualTo(200);
+        assertServersDate(listed.header("Date"), listed);
+
+        RawS3.Response missing = raw.send(raw.sign(raw.request(SdkHttpMethod.GET, "/" + bucket + "/no-such-key").build(),
+            (byte[]) null, properties -> { }));
+        assertThat(missing.errorCode()).as("%s", missing).contains("NoSuchKey");
+        assertServersDate(missing.header("Date"), missing);
+
+        RawS3.Response skewed = raw.send(raw.sign(raw.request(SdkHttpMethod.GET, "/" + bucket).build(), (byte[]) null,
+            skewed(Duration.ofMinutes(-40))));
+        assertThat(skewed.errorCode()).as("%s", skewed).contains("RequestTimeTooSkewed");
+        assertServersDate(skewed.header("Date"), skewed);
+
+        RawHttp.Answer refused = RawHttp.exchange(nextPort(), RawHttp.request(
+            "GET /" + bucket + "/%ZZ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", new byte[0]));
+        assertThat(refused.errorCode()).as("%s", refused).contains("InvalidURI");
+        assertServersDate(refused.header("Date"), refused);
+    }
+
+    /**
+     * A client whose clock is 40 minutes slow is refused, and corrects its clock by the Date of the refusal as
+     * the SDKs do (the AWS SDK for Java v2 and for JavaScript v3 take the server's time from it): its next
+     * request, signed with the corrected clock, is taken. Without a Date header such a client stays refused.
+     */
+    @Test
+    void aClientCorrectsItsClockByTheDateOfARequestTimeTooSkewedRefusal() {
+        Duration slow = Duration.ofMinutes(-40);
+        SdkHttpRequest list = raw.request(SdkHttpMethod.GET, "/" + bucket).build();
+        RawS3.Response refused = raw.send(raw.sign(list, (byte[]) null, skewed(slow)));
+        assertThat(refused.status()).as("%s", refused).isEqualTo(403);
+        assertThat(refused.errorCode()).contains("RequestTimeTooSkewed");
+
+        Instant serverTime = ZonedDateTime.parse(refused.header("Date").orElseThrow(), DateTimeFormatter.RFC_1123_DATE_TIME)
+            .toInstant();
+        Duration correction = Duration.between(Clock.offset(Clock.systemUTC(), slow).instant(), serverTime);
+        RawS3.Response taken = raw.send(raw.sign(list, (byte[]) null, skewed(slow.plus(correction))));
+        assertThat(taken.status()).as("%s", taken).isEqualTo(200);
+    }
+
+    /** An IMF-fixdate (RFC 9110: "Sun, 06 Nov 1994 08:49:37 GMT") within a minute of now. */
+    private static void assertServersDate(Optional<String> date, Object answer) {
+        assertThat(date).as("the Date header of %s", answer).isPresent();
+        assertThat(date.orElseThrow()).matches("[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT");
+        Instant sent = ZonedDateTime.parse(date.orElseThrow(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        assertThat(Duration.between(sent, Instant.now()).abs()).as("%s against this machine's clock", date.orElseThrow())
+            .isLessThan(Duration.ofMinutes(1));
     }
 
     private static Consumer<SignRequest.Builder<AwsCredentialsIdentity>> skewed(Duration offset) {

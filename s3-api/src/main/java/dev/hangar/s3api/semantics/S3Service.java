@@ -27,6 +27,7 @@ public final class S3Service {
     private final LifecycleWorker lifecycle;
     private final WebsiteOperations website;
     private final WritesInFlight writes;
+    private final Clock clock;
 
     public S3Service(ClusterNode node, S3Settings settings, Clock clock) {
         this(node, settings, clock, node.metadata()::getAccessKey);
@@ -55,6 +56,12 @@ public final class S3Service {
         this.lifecycle = new LifecycleWorker(node.metadata(), configurations, reclamation, clock);
         this.website = new WebsiteOperations(configurations, guard, objects);
         this.writes = node.maintenance().writesInFlight();
+        this.clock = clock;
+    }
+
+    /** The time by the service's clock: every answer carries it in its Date header, as S3's answers do. */
+    public String httpDate() {
+        return HttpDates.http(clock.instant());
     }
 
     /**

@@ -42,6 +42,7 @@ final class ConcurrencyLimit implements WebFilter {
         response.getHeaders().setContentType(MediaType.APPLICATION_XML);
         response.getHeaders().set("x-amz-request-id", requestId);
         response.getHeaders().set("Server", "Hangar");
+        response.getHeaders().set("Date", service.httpDate());
         // The request body is not read: the connection closes after the answer rather than be drained.
         response.getHeaders().set("Connection", "close");
         String path = exchange.getRequest().getURI().getRawPath();

@@ -178,7 +178,8 @@ final class RequestTargets extends ChannelInboundHandlerAdapter {
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
                 .set("x-amz-request-id", requestId)
                 .set("x-amz-id-2", requestId)
-                .set(HttpHeaderNames.SERVER, "Hangar");
+                .set(HttpHeaderNames.SERVER, "Hangar")
+                .set(HttpHeaderNames.DATE, service.get().httpDate());
         context.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }
 }

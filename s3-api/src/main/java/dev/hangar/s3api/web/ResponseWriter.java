@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
@@ -16,7 +17,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Writes an {@link S3Response} to the exchange: its status, the request id and server headers, its
+ * Writes an {@link S3Response} to the exchange: its status, the request id, server and date headers, its
  * own headers and its body. A streamed body is written through an output stream on the blocking
  * executor, with back-pressure: it waits while the connection cannot take more ({@link SendWindow}).
  *
@@ -32,18 +33,22 @@ final class ResponseWriter {
     private final Logger log;
     private final String bodyDescription;
     private final Duration writeTimeout;
+    private final Supplier<String> httpDate;
 
     /**
      * @param log where a failed response body is reported
      * @param bodyDescription how that report names the body, before the request id
      * @param writeTimeout how long a streamed body waits for a client that takes nothing before it is
      *     abandoned (see {@link SendWindow})
+     * @param httpDate the current time as the Date header gives it
      */
-    ResponseWriter(ExecutorService blocking, Logger log, String bodyDescription, Duration writeTimeout) {
+    ResponseWriter(ExecutorService blocking, Logger log, String bodyDescription, Duration writeTimeout,
+            Supplier<String> httpDate) {
         this.blocking = blocking;
         this.log = log;
         this.bodyDescription = bodyDescription;
         this.writeTimeout = writeTimeout;
+        this.httpDate = httpDate;
     }
 
     Mono<ServerResponse> render(S3Response response, String requestId) {
@@ -53,6 +58,7 @@ final class ResponseWriter {
             headers.set("x-amz-request-id", requestId);
             headers.set("x-amz-id-2", requestId);
             headers.set("Server", "Hangar");
+            headers.set("Date", httpDate.get());
             response.headers().forEach(headers::set);
             return switch (response.body()) {
                 case S3Response.Body.Empty empty -> http.setComplete();

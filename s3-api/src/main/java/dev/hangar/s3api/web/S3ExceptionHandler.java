@@ -47,6 +47,7 @@ final class S3ExceptionHandler implements WebExceptionHandler, Ordered {
         response.getHeaders().set("x-amz-request-id", requestId);
         response.getHeaders().set("x-amz-id-2", requestId);
         response.getHeaders().set("Server", "Hangar");
+        response.getHeaders().set("Date", service.httpDate());
         if (HttpMethod.HEAD.equals(exchange.getRequest().getMethod())) {
             return response.setComplete();
         }

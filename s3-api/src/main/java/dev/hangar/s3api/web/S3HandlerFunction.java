@@ -72,7 +72,7 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         this.pathPrefix = pathPrefix;
         this.decoder = decoder;
         this.addressing = addressing;
-        this.writer = new ResponseWriter(blocking, LOG, "response body stream", writeTimeout);
+        this.writer = new ResponseWriter(blocking, LOG, "response body stream", writeTimeout, service::httpDate);
         this.blockingScheduler = blockingScheduler;
     }
 

@@ -52,7 +52,7 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
             Duration writeTimeout) {
         this.service = service;
         this.domain = domain == null || domain.isBlank() ? null : domain.toLowerCase(Locale.ROOT);
-        this.writer = new ResponseWriter(blocking, LOG, "website response body", writeTimeout);
+        this.writer = new ResponseWriter(blocking, LOG, "website response body", writeTimeout, service::httpDate);
         this.blockingScheduler = blockingScheduler;
     }
 
