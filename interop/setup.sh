@@ -112,19 +112,24 @@ find_go() {
   fi
 }
 
-if ! go_cmd=$(find_go); then
-  as_root || { echo "interop setup: go is missing: mc and s5cmd are built from source; install Go $go_minimum or newer" >&2; exit 1; }
-  apt_install golang-go
-  go_cmd=$(find_go) || { echo "interop setup: go is still missing after installing Debian's golang-go" >&2; exit 1; }
-fi
+# Sets go_cmd and go_version, once, when a client is to be built: Go is not needed while both are.
+go_cmd=""
+need_go() {
+  [ -z "$go_cmd" ] || return 0
+  if ! go_cmd=$(find_go); then
+    as_root || { echo "interop setup: go is missing: mc and s5cmd are built from source; install Go $go_minimum or newer" >&2; exit 1; }
+    apt_install golang-go
+    go_cmd=$(find_go) || { echo "interop setup: go is still missing after installing Debian's golang-go" >&2; exit 1; }
+  fi
+  go_version=$("$go_cmd" env GOVERSION)
+  if ! printf '%s\n%s\n' "go$go_minimum" "$go_version" | sort -V -C; then
+    echo "interop setup: $go_cmd is $go_version, too old: mc and s5cmd at the pinned versions need Go $go_minimum" \
+      "or newer (install it, then run this again)" >&2
+    exit 1
+  fi
+}
 # GOTOOLCHAIN=local: build with this Go, never download another toolchain.
 export GOTOOLCHAIN=local CGO_ENABLED=0
-go_version=$("$go_cmd" env GOVERSION)
-if ! printf '%s\n%s\n' "go$go_minimum" "$go_version" | sort -V -C; then
-  echo "interop setup: $go_cmd is $go_version, too old: mc and s5cmd at the pinned versions need Go $go_minimum" \
-    "or newer (install it, then run this again)" >&2
-  exit 1
-fi
 
 # go_client NAME MODULE VERSION: builds MODULE@VERSION's command into $go_bin/NAME unless it is there.
 go_client() {
@@ -135,6 +140,7 @@ go_client() {
     echo "interop setup: $go_bin/$name ($wanted) is up to date"
     return 0
   fi
+  need_go
   echo "interop setup: building $name from $wanted with $go_version (minutes while Go's caches are empty)"
   started=$SECONDS
   work=$(mktemp -d "${TMPDIR:-/tmp}/hangar-interop-go.XXXXXX")
