@@ -15,8 +15,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * S3's listing rules, in one place, over any store's records ({@link KeySource}, {@link
- * OrderedCursor}): which keys a page holds (under the prefix, after the markers), how keys roll up
+ * S3's listing rules, in one place, over any store's records ({@link KeyRange}, {@link
+ * KeyReader}): which keys a page holds (under the prefix, after the markers), how keys roll up
  * into common prefixes at the delimiter, where a page stops (max-keys, entries and common prefixes
  * together; truncated only if something follows) and which markers resume after it. What a key
  * holds, and how its records are laid out, is the store's; the single node and the leaderless
@@ -34,40 +34,24 @@ public final class ListingRules {
      * A page of current objects: each key with a current object once, or the common prefix it rolls
      * up into; {@code nextMarker} names the last of them when truncated.
      */
-    public static ObjectListing objects(ListQuery query, KeySource<ObjectVersion> source) {
+    public static ObjectListing objects(ListQuery query, KeyRange range, KeyReader<ObjectVersion> currentObjects) {
         List<ObjectVersion> entries = new ArrayList<>();
         List<String> commonPrefixes = new ArrayList<>();
-        byte[] start = query.maxKeys() == 0 ? null : startAfterKey(source.layout(), query.prefix(), query.delimiter(),
-                query.after());
+        byte[] start = query.maxKeys() == 0 ? null
+                : startAfterKey(range.layout(), query.prefix(), query.delimiter(), query.after());
         if (start == null) {
             return new ObjectListing(entries, commonPrefixes, false, null);
         }
-        KeyWalk walk = new KeyWalk(source.cursor(), source.layout(), query.prefix(), query.delimiter(), start);
-        String last = null;
-        boolean truncated = false;
-        for (byte[] keyBytes = walk.nextKey(); keyBytes != null; keyBytes = walk.nextKey()) {
-            String key = ByteKeys.string(keyBytes, 0, keyBytes.length);
-            KeyItems<ObjectVersion> items = source.items(key, keyBytes);
-            ObjectVersion current = items.next();
-            if (current == null) {
-                items.skipRest();
-                continue;
-            }
-            if (entries.size() + commonPrefixes.size() == query.maxKeys()) {
-                truncated = true;
-                break;
-            }
-            String common = walk.rollUp(keyBytes);
-            if (common != null) {
-                commonPrefixes.add(common);
-                last = common;
-            } else {
-                entries.add(current);
-                last = key;
-                items.skipRest();
-            }
-        }
-        return new ObjectListing(entries, commonPrefixes, truncated, truncated ? last : null);
+        NextMarkers next = new NextMarkers();
+        boolean truncated = new KeyWalk(range, query.prefix(), query.delimiter(), start).list(currentObjects,
+                query.maxKeys(), (key, current, first) -> {
+                    entries.add(current);
+                    next.after(key, null);
+                }, common -> {
+                    commonPrefixes.add(common);
+                    next.after(common, null);
+                });
+        return new ObjectListing(entries, commonPrefixes, truncated, truncated ? next.key : null);
     }
 
     /**
@@ -75,61 +59,35 @@ public final class ListingRules {
      * first of each key {@code latest} unless the page resumed inside it; a key rolls up whole.
      * When truncated, the next markers name the last version, or the last common prefix and no id.
      */
-    public static VersionListing versions(VersionQuery query, VersionSource source) {
-        List<ListedVersion> versions = new ArrayList<>();
+    public static VersionListing versions(VersionQuery query, KeyRange range, VersionReader versions) {
+        List<ListedVersion> listed = new ArrayList<>();
         List<String> commonPrefixes = new ArrayList<>();
-        KeyLayout layout = source.layout();
         String keyMarker = query.keyMarker();
         // S3 ignores a version id marker without a key marker, and a common prefix has no versions.
         String versionIdMarker = keyMarker == null || isCommonPrefix(keyMarker, query.prefix(), query.delimiter())
                 ? null : query.versionIdMarker();
         byte[] start = query.maxKeys() == 0 ? null
-                : versionIdMarker != null ? layout.at(ByteKeys.utf8(keyMarker))
-                : startAfterKey(layout, query.prefix(), query.delimiter(), keyMarker);
+                : versionIdMarker != null ? range.layout().at(ByteKeys.utf8(keyMarker))
+                : startAfterKey(range.layout(), query.prefix(), query.delimiter(), keyMarker);
         if (start == null) {
-            return new VersionListing(versions, commonPrefixes, false, null, null);
+            return new VersionListing(listed, commonPrefixes, false, null, null);
         }
-        KeyWalk walk = new KeyWalk(source.cursor(), layout, query.prefix(), query.delimiter(), start);
-        String nextKeyMarker = null;
-        String nextVersionIdMarker = null;
-        boolean truncated = false;
-        keys:
-        for (byte[] keyBytes = walk.nextKey(); keyBytes != null; keyBytes = walk.nextKey()) {
-            String key = ByteKeys.string(keyBytes, 0, keyBytes.length);
-            boolean resumed = versionIdMarker != null && key.equals(keyMarker);
-            KeyItems<ObjectVersion> items = resumed
-                    ? source.itemsAfter(key, keyBytes, versionIdMarker)
-                    : source.items(key, keyBytes);
-            ObjectVersion version = items.next();
-            if (version == null) {
-                items.skipRest();
-                continue;
-            }
-            if (versions.size() + commonPrefixes.size() == query.maxKeys()) {
-                truncated = true;
-                break;
-            }
-            String common = walk.rollUp(keyBytes);
-            if (common != null) {
-                commonPrefixes.add(common);
-                nextKeyMarker = common;
-                nextVersionIdMarker = null;
-                continue;
-            }
-            for (boolean latest = !resumed; version != null; version = items.next(), latest = false) {
-                if (versions.size() + commonPrefixes.size() == query.maxKeys()) {
-                    truncated = true;
-                    break keys;
-                }
-                versions.add(new ListedVersion(version, latest));
-                nextKeyMarker = key;
-                nextVersionIdMarker = version.versionId();
-            }
-            items.skipRest();
-        }
+        NextMarkers next = new NextMarkers();
+        boolean truncated = new KeyWalk(range, query.prefix(), query.delimiter(), start).list(
+                (key, keyBytes) -> resumes(key, keyMarker, versionIdMarker)
+                        ? versions.itemsAfter(key, keyBytes, versionIdMarker)
+                        : versions.items(key, keyBytes),
+                query.maxKeys(),
+                (key, version, first) -> {
+                    listed.add(new ListedVersion(version, first && !resumes(key, keyMarker, versionIdMarker)));
+                    next.after(key, version.versionId());
+                }, common -> {
+                    commonPrefixes.add(common);
+                    next.after(common, null);
+                });
         return truncated
-                ? new VersionListing(versions, commonPrefixes, true, nextKeyMarker, nextVersionIdMarker)
-                : new VersionListing(versions, commonPrefixes, false, null, null);
+                ? new VersionListing(listed, commonPrefixes, true, next.key, next.id)
+                : new VersionListing(listed, commonPrefixes, false, null, null);
     }
 
     /**
@@ -137,65 +95,38 @@ public final class ListingRules {
      * {@code key 0 uploadId} in both stores); keys roll up at the delimiter like objects.
      */
     public static UploadListing uploads(String prefix, @Nullable String delimiter, @Nullable String keyMarker,
-            @Nullable String uploadIdMarker, int maxUploads, KeySource<MultipartUpload> source) {
+            @Nullable String uploadIdMarker, int maxUploads, KeyRange range, KeyReader<MultipartUpload> uploads) {
         String listedPrefix = prefix == null ? "" : prefix;
         String listedDelimiter = delimiter == null || delimiter.isEmpty() ? null : delimiter;
-        List<MultipartUpload> uploads = new ArrayList<>();
+        List<MultipartUpload> listed = new ArrayList<>();
         List<String> commonPrefixes = new ArrayList<>();
-        KeyLayout layout = source.layout();
         byte[] start;
         if (maxUploads <= 0) {
             start = null;
         } else if (keyMarker != null && uploadIdMarker != null
                 && !isCommonPrefix(keyMarker, listedPrefix, listedDelimiter)) {
             // Markers come from clients: spelled out here rather than validated like stored names.
-            start = ByteKeys.justAfter(layout.at(ByteKeys.concat(
+            start = ByteKeys.justAfter(range.layout().at(ByteKeys.concat(
                     ByteKeys.utf8(keyMarker), new byte[] {0}, ByteKeys.utf8(uploadIdMarker))));
         } else {
             // S3 ignores an upload id marker without a key marker.
-            start = startAfterKey(layout, listedPrefix, listedDelimiter, keyMarker);
+            start = startAfterKey(range.layout(), listedPrefix, listedDelimiter, keyMarker);
         }
         if (start == null) {
-            return new UploadListing(uploads, commonPrefixes, false, null, null);
+            return new UploadListing(listed, commonPrefixes, false, null, null);
         }
-        KeyWalk walk = new KeyWalk(source.cursor(), layout, listedPrefix, listedDelimiter, start);
-        String nextKeyMarker = null;
-        String nextUploadIdMarker = null;
-        boolean truncated = false;
-        keys:
-        for (byte[] keyBytes = walk.nextKey(); keyBytes != null; keyBytes = walk.nextKey()) {
-            String key = ByteKeys.string(keyBytes, 0, keyBytes.length);
-            KeyItems<MultipartUpload> items = source.items(key, keyBytes);
-            MultipartUpload upload = items.next();
-            if (upload == null) {
-                items.skipRest();
-                continue;
-            }
-            if (uploads.size() + commonPrefixes.size() == maxUploads) {
-                truncated = true;
-                break;
-            }
-            String common = walk.rollUp(keyBytes);
-            if (common != null) {
-                commonPrefixes.add(common);
-                nextKeyMarker = common;
-                nextUploadIdMarker = null;
-                continue;
-            }
-            for (; upload != null; upload = items.next()) {
-                if (uploads.size() + commonPrefixes.size() == maxUploads) {
-                    truncated = true;
-                    break keys;
-                }
-                uploads.add(upload);
-                nextKeyMarker = key;
-                nextUploadIdMarker = upload.uploadId();
-            }
-            items.skipRest();
-        }
+        NextMarkers next = new NextMarkers();
+        boolean truncated = new KeyWalk(range, listedPrefix, listedDelimiter, start).list(uploads, maxUploads,
+                (key, upload, first) -> {
+                    listed.add(upload);
+                    next.after(key, upload.uploadId());
+                }, common -> {
+                    commonPrefixes.add(common);
+                    next.after(common, null);
+                });
         return truncated
-                ? new UploadListing(uploads, commonPrefixes, true, nextKeyMarker, nextUploadIdMarker)
-                : new UploadListing(uploads, commonPrefixes, false, null, null);
+                ? new UploadListing(listed, commonPrefixes, true, next.key, next.id)
+                : new UploadListing(listed, commonPrefixes, false, null, null);
     }
 
     /** Makes the part of one record, whose key ends with the part number. */
@@ -226,6 +157,23 @@ public final class ListingRules {
             parts.add(decoder.decode(ByteKeys.int32At(key), cursor.value()));
         }
         return new PartListing(parts, truncated, truncated ? parts.getLast().partNumber() : 0);
+    }
+
+    /** What the last item of a page names, for the markers of the next page. */
+    private static final class NextMarkers {
+        private @Nullable String key;
+        private @Nullable String id;
+
+        /** After a key's item (a version id, an upload id), or after a common prefix (no id). */
+        void after(String keyOrPrefix, @Nullable String itemId) {
+            key = keyOrPrefix;
+            id = itemId;
+        }
+    }
+
+    /** Whether the page resumes inside {@code key}: the key of a version id marker. */
+    private static boolean resumes(String key, @Nullable String keyMarker, @Nullable String versionIdMarker) {
+        return versionIdMarker != null && key.equals(keyMarker);
     }
 
     /**

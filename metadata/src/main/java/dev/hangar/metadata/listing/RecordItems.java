@@ -18,9 +18,9 @@ final class RecordItems<T> implements KeyItems<T> {
     /** Whether the cursor is still on the record of the item last returned. */
     private boolean onReturned;
 
-    RecordItems(OrderedCursor cursor, KeyLayout layout, String key, byte[] keyBytes, RecordDecoder<T> decoder) {
-        this.cursor = cursor;
-        this.layout = layout;
+    RecordItems(KeyRange range, String key, byte[] keyBytes, RecordDecoder<T> decoder) {
+        this.cursor = range.cursor();
+        this.layout = range.layout();
         this.key = key;
         this.keyBytes = keyBytes;
         this.keyAt = layout.at(keyBytes);

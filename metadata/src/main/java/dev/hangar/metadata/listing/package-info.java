@@ -8,7 +8,8 @@
  * RocksDB iterator on a single node; quorum range reads a page at a time on the leaderless
  * cluster), where the object key sits in its record keys ({@link
  * dev.hangar.metadata.listing.KeyLayout}: each store keeps its own key encoding), and what each key
- * holds ({@link dev.hangar.metadata.listing.KeySource}, {@link dev.hangar.metadata.listing.KeyItems}).
+ * holds ({@link dev.hangar.metadata.listing.KeyReader}, {@link dev.hangar.metadata.listing.VersionReader},
+ * {@link dev.hangar.metadata.listing.KeyItems}).
  * {@link dev.hangar.metadata.listing.ByteKeys} is the byte-order key arithmetic both stores spell
  * their keys with.
  *

@@ -9,9 +9,10 @@ import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
 import dev.hangar.metadata.listing.ByteKeys;
 import dev.hangar.metadata.listing.KeyLayout;
-import dev.hangar.metadata.listing.KeySource;
+import dev.hangar.metadata.listing.KeyRange;
+import dev.hangar.metadata.listing.KeyReader;
 import dev.hangar.metadata.listing.ListingRules;
-import dev.hangar.metadata.listing.VersionSource;
+import dev.hangar.metadata.listing.VersionReader;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,15 +34,17 @@ final class Listings {
     ObjectListing listObjects(String bucket, ListQuery query) {
         byte[] scope = Keys.bucketScope(bucket);
         try (var held = locks.open(); Database.Cursor cursor = cursorUnder(Family.OBJECTS, scope, query.prefix())) {
-            return ListingRules.objects(query, KeySource.ofRecords(cursor, KeyLayout.keyIsRecord(scope),
-                    (key, recordKey, value) -> RecordCodec.decodeObject(bucket, key, value)));
+            KeyRange range = new KeyRange(cursor, KeyLayout.keyIsRecord(scope));
+            return ListingRules.objects(query, range,
+                    KeyReader.ofRecords(range, (key, recordKey, value) -> RecordCodec.decodeObject(bucket, key, value)));
         }
     }
 
     VersionListing listVersions(String bucket, VersionQuery query) {
         byte[] scope = Keys.bucketScope(bucket);
         try (var held = locks.open(); Database.Cursor cursor = cursorUnder(Family.VERSIONS, scope, query.prefix())) {
-            return ListingRules.versions(query, VersionSource.ofRecords(cursor, KeyLayout.keyThenSeparator(scope),
+            KeyRange range = new KeyRange(cursor, KeyLayout.keyThenSeparator(scope));
+            return ListingRules.versions(query, range, VersionReader.ofRecords(range,
                     (key, recordKey, value) -> RecordCodec.decodeObject(bucket, key, value), RecordCodec::peekVersionId));
         }
     }
@@ -64,8 +67,9 @@ final class Listings {
         byte[] scope = Keys.bucketScope(bucket);
         try (var held = locks.open();
                 Database.Cursor cursor = cursorUnder(Family.UPLOADS, scope, prefix == null ? "" : prefix)) {
-            return ListingRules.uploads(prefix, delimiter, keyMarker, uploadIdMarker, maxUploads,
-                    KeySource.ofRecords(cursor, KeyLayout.keyThenSeparator(scope), (key, recordKey, value) ->
+            KeyRange range = new KeyRange(cursor, KeyLayout.keyThenSeparator(scope));
+            return ListingRules.uploads(prefix, delimiter, keyMarker, uploadIdMarker, maxUploads, range,
+                    KeyReader.ofRecords(range, (key, recordKey, value) ->
                             RecordCodec.decodeUpload(bucket, key, Keys.uploadId(recordKey), value)));
         }
     }

@@ -32,8 +32,14 @@ final class ListingModel {
 
     /** A page: the items of the whole listing up to max-keys, and whether more follow. */
     record Page(List<Item> items, boolean truncated) {
-        @Nullable Item last() {
-            return items.isEmpty() ? null : items.getLast();
+        /** The key marker to resume after: the last item's key or common prefix, if truncated. */
+        @Nullable String nextKeyMarker() {
+            return truncated && !items.isEmpty() ? items.getLast().name() : null;
+        }
+
+        /** The id marker to resume after: the last item's id, if truncated and it is not a common prefix. */
+        @Nullable String nextIdMarker() {
+            return truncated && !items.isEmpty() && items.getLast() instanceof Item.Listed listed ? listed.id() : null;
         }
     }
 

@@ -56,7 +56,7 @@ class ListingRulesPropertiesTest {
     @Test
     void objectPagesOfTheSingleNodeLayoutAreTheModels() {
         PropertyRunner.check("objects, one record a key", ListingRulesPropertiesTest::randomCase, (c, random) -> {
-            ObjectListing listed = ListingRules.objects(objectQuery(c, c.maxKeys()), singleNodeObjects(c));
+            ObjectListing listed = singleNodeObjects(c, objectQuery(c, c.maxKeys()));
             assertSameObjects(listed, c, c.maxKeys());
         });
     }
@@ -64,7 +64,7 @@ class ListingRulesPropertiesTest {
     @Test
     void objectPagesOfTheClusterLayoutAreTheModels() {
         PropertyRunner.check("objects, several records a key", ListingRulesPropertiesTest::randomCase, (c, random) -> {
-            ObjectListing listed = ListingRules.objects(objectQuery(c, c.maxKeys()), clusterObjects(c, random));
+            ObjectListing listed = clusterObjects(c, random, objectQuery(c, c.maxKeys()));
             assertSameObjects(listed, c, c.maxKeys());
         });
     }
@@ -76,8 +76,8 @@ class ListingRulesPropertiesTest {
             List<Item> listed = new ArrayList<>();
             String marker = null;
             for (int page = 0; page <= c.idsByKey().size() + 1; page++) {
-                ObjectListing listing = ListingRules.objects(
-                        new ListQuery(c.prefix(), c.delimiter(), marker, pageSize), singleNodeObjects(c));
+                ObjectListing listing =
+                        singleNodeObjects(c, new ListQuery(c.prefix(), c.delimiter(), marker, pageSize));
                 listing.entries().forEach(entry -> listed.add(new Item.Listed(entry.key(), "", true)));
                 listing.commonPrefixes().forEach(common -> listed.add(new Item.CommonPrefix(common)));
                 if (!listing.truncated()) {
@@ -93,15 +93,12 @@ class ListingRulesPropertiesTest {
     @Test
     void versionPagesAreTheModels() {
         PropertyRunner.check("versions", ListingRulesPropertiesTest::randomCase, (c, random) -> {
-            VersionListing listed = ListingRules.versions(versionQuery(c, c.keyMarker(), c.idMarker(), c.maxKeys()),
-                    singleNodeVersions(c));
+            VersionListing listed = singleNodeVersions(c, versionQuery(c, c.keyMarker(), c.idMarker(), c.maxKeys()));
             ListingModel.Page expected = versionModel(c, c.keyMarker(), c.idMarker(), c.maxKeys());
             assertThat(versionItems(listed)).containsExactlyElementsOf(expected.items());
             assertThat(listed.truncated()).isEqualTo(expected.truncated());
-            Item last = expected.last();
-            assertThat(listed.nextKeyMarker()).isEqualTo(expected.truncated() && last != null ? last.name() : null);
-            assertThat(listed.nextVersionIdMarker())
-                    .isEqualTo(expected.truncated() && last instanceof Item.Listed version ? version.id() : null);
+            assertThat(listed.nextKeyMarker()).isEqualTo(expected.nextKeyMarker());
+            assertThat(listed.nextVersionIdMarker()).isEqualTo(expected.nextIdMarker());
         });
     }
 
@@ -114,8 +111,7 @@ class ListingRulesPropertiesTest {
             String idMarker = null;
             int versions = c.idsByKey().values().stream().mapToInt(List::size).sum();
             for (int page = 0; page <= versions + 1; page++) {
-                VersionListing listing = ListingRules.versions(versionQuery(c, keyMarker, idMarker, pageSize),
-                        singleNodeVersions(c));
+                VersionListing listing = singleNodeVersions(c, versionQuery(c, keyMarker, idMarker, pageSize));
                 listed.addAll(versionItems(listing));
                 if (!listing.truncated()) {
                     break;
@@ -130,18 +126,15 @@ class ListingRulesPropertiesTest {
     @Test
     void uploadPagesAreTheModels() {
         PropertyRunner.check("uploads", ListingRulesPropertiesTest::randomCase, (c, random) -> {
-            UploadListing listed = ListingRules.uploads(c.prefix(), c.delimiter(), c.keyMarker(), c.idMarker(),
-                    c.maxKeys(), uploads(c));
+            UploadListing listed = uploads(c);
             ListingModel.Page expected = uploadModel(c);
             List<Item> items = new ArrayList<>();
             listed.uploads().forEach(upload -> items.add(new Item.Listed(upload.key(), upload.uploadId(), false)));
             listed.commonPrefixes().forEach(common -> items.add(new Item.CommonPrefix(common)));
             assertThat(items).containsExactlyInAnyOrderElementsOf(expected.items());
             assertThat(listed.truncated()).isEqualTo(expected.truncated());
-            Item last = expected.last();
-            assertThat(listed.nextKeyMarker()).isEqualTo(expected.truncated() && last != null ? last.name() : null);
-            assertThat(listed.nextUploadIdMarker())
-                    .isEqualTo(expected.truncated() && last instanceof Item.Listed upload ? upload.id() : null);
+            assertThat(listed.nextKeyMarker()).isEqualTo(expected.nextKeyMarker());
+            assertThat(listed.nextUploadIdMarker()).isEqualTo(expected.nextIdMarker());
         });
     }
 
@@ -230,21 +223,22 @@ class ListingRulesPropertiesTest {
     // The stores, as their layouts put them
 
     /** The single node's objects family: {@code bucket 0 key}, only the keys that are not deleted. */
-    private static KeySource<ObjectVersion> singleNodeObjects(Case c) {
+    private static ObjectListing singleNodeObjects(Case c, ListQuery query) {
         MemoryCursor cursor = new MemoryCursor();
-        KeyLayout layout = KeyLayout.keyIsRecord(SCOPE);
+        KeyRange range = new KeyRange(cursor, KeyLayout.keyIsRecord(SCOPE));
         c.idsByKey().keySet().stream().filter(key -> !c.deleted().contains(key))
-                .forEach(key -> cursor.put(layout.at(ByteKeys.utf8(key)), LIVE));
-        return KeySource.ofRecords(cursor, layout, (key, recordKey, value) -> version(key, "current"));
+                .forEach(key -> cursor.put(range.layout().at(ByteKeys.utf8(key)), LIVE));
+        return ListingRules.objects(query, range,
+                KeyReader.ofRecords(range, (key, recordKey, value) -> version(key, "current")));
     }
 
     /**
      * The cluster's objects partition: several records {@code key 0 n} a key, the first of which
      * says whether the key's current version is a delete marker; such a key has no items.
      */
-    private static KeySource<ObjectVersion> clusterObjects(Case c, RandomGenerator random) {
+    private static ObjectListing clusterObjects(Case c, RandomGenerator random, ListQuery query) {
         MemoryCursor cursor = new MemoryCursor();
-        KeyLayout layout = KeyLayout.keyThenSeparator(new byte[0]);
+        KeyRange range = new KeyRange(cursor, KeyLayout.keyThenSeparator(new byte[0]));
         for (String key : c.idsByKey().keySet()) {
             byte[] keyBytes = ByteKeys.utf8(key);
             cursor.put(ByteKeys.concat(keyBytes, new byte[] {0}), c.deleted().contains(key) ? DELETED : LIVE);
@@ -252,66 +246,52 @@ class ListingRulesPropertiesTest {
                 cursor.put(ByteKeys.concat(keyBytes, new byte[] {0, 1, (byte) n}), LIVE);
             }
         }
-        return new KeySource<>() {
+        return ListingRules.objects(query, range, (key, keyBytes) -> new KeyItems<>() {
+            private boolean taken = !Arrays.equals(cursor.value(), LIVE);
+
             @Override
-            public OrderedCursor cursor() {
-                return cursor;
+            public @Nullable ObjectVersion next() {
+                if (taken) {
+                    return null;
+                }
+                taken = true;
+                return version(key, "current");
             }
 
             @Override
-            public KeyLayout layout() {
-                return layout;
+            public void skipRest() {
+                cursor.seek(range.layout().pastKey(keyBytes));
             }
-
-            @Override
-            public KeyItems<ObjectVersion> items(String key, byte[] keyBytes) {
-                boolean live = Arrays.equals(cursor.value(), LIVE);
-                return new KeyItems<>() {
-                    private boolean taken = !live;
-
-                    @Override
-                    public @Nullable ObjectVersion next() {
-                        if (taken) {
-                            return null;
-                        }
-                        taken = true;
-                        return version(key, "current");
-                    }
-
-                    @Override
-                    public void skipRest() {
-                        cursor.seek(layout.pastKey(keyBytes));
-                    }
-                };
-            }
-        };
+        });
     }
 
     /** The single node's versions family: {@code bucket 0 key 0 ~sequence}, the id in the value. */
-    private static VersionSource singleNodeVersions(Case c) {
+    private static VersionListing singleNodeVersions(Case c, VersionQuery query) {
         MemoryCursor cursor = new MemoryCursor();
-        KeyLayout layout = KeyLayout.keyThenSeparator(SCOPE);
+        KeyRange range = new KeyRange(cursor, KeyLayout.keyThenSeparator(SCOPE));
         c.idsByKey().forEach((key, ids) -> {
             for (int i = 0; i < ids.size(); i++) {
                 byte[] sequence = ByteBuffer.allocate(Long.BYTES).putLong(~(1_000L - i)).array();
-                cursor.put(ByteKeys.concat(layout.at(ByteKeys.utf8(key)), new byte[] {0}, sequence),
+                cursor.put(ByteKeys.concat(range.layout().at(ByteKeys.utf8(key)), new byte[] {0}, sequence),
                         ByteKeys.utf8(ids.get(i)));
             }
         });
-        return VersionSource.ofRecords(cursor, layout,
+        return ListingRules.versions(query, range, VersionReader.ofRecords(range,
                 (key, recordKey, value) -> version(key, ByteKeys.string(value, 0, value.length)),
-                value -> ByteKeys.string(value, 0, value.length));
+                value -> ByteKeys.string(value, 0, value.length)));
     }
 
     /** The uploads of both stores: {@code scope key 0 uploadId}, the ids of a key in byte order. */
-    private static KeySource<MultipartUpload> uploads(Case c) {
+    private static UploadListing uploads(Case c) {
         MemoryCursor cursor = new MemoryCursor();
         KeyLayout layout = KeyLayout.keyThenSeparator(SCOPE);
+        KeyRange range = new KeyRange(cursor, layout);
         c.idsByKey().forEach((key, ids) -> ids.forEach(id -> cursor.put(
                 ByteKeys.concat(layout.at(ByteKeys.utf8(key)), new byte[] {0}, ByteKeys.utf8(id)), new byte[0])));
-        return KeySource.ofRecords(cursor, layout, (key, recordKey, value) -> new MultipartUpload(BUCKET, key,
-                ByteKeys.string(recordKey, layout.keyEnd(recordKey) + 1, recordKey.length), Instant.EPOCH, Map.of(),
-                Map.of(), null));
+        return ListingRules.uploads(c.prefix(), c.delimiter(), c.keyMarker(), c.idMarker(), c.maxKeys(), range,
+                KeyReader.ofRecords(range, (key, recordKey, value) -> new MultipartUpload(BUCKET, key,
+                        ByteKeys.string(recordKey, layout.keyEnd(recordKey) + 1, recordKey.length), Instant.EPOCH,
+                        Map.of(), Map.of(), null)));
     }
 
     private static ObjectVersion version(String key, String versionId) {
@@ -346,8 +326,7 @@ class ListingRulesPropertiesTest {
         assertThat(items).containsExactlyInAnyOrderElementsOf(expected.items());
         assertThat(listed.entries()).extracting(ObjectVersion::key).isSortedAccordingTo(ListingModel.KEY_ORDER);
         assertThat(listed.truncated()).isEqualTo(expected.truncated());
-        Item last = expected.last();
-        assertThat(listed.nextMarker()).isEqualTo(expected.truncated() && last != null ? last.name() : null);
+        assertThat(listed.nextMarker()).isEqualTo(expected.nextKeyMarker());
     }
 
     private static VersionQuery versionQuery(Case c, @Nullable String keyMarker, @Nullable String idMarker, int maxKeys) {

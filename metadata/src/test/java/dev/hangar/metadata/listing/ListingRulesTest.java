@@ -36,7 +36,7 @@ class ListingRulesTest {
     void aPageOfObjectsIsOneSeekAndAStepPerObject() {
         MemoryCursor cursor = objects("a", "b", "c", "d", "e");
 
-        ObjectListing page = ListingRules.objects(new ListQuery("", null, "a", 3), source(cursor));
+        ObjectListing page = objects(new ListQuery("", null, "a", 3), cursor);
 
         assertThat(page.entries()).extracting(ObjectVersion::key).containsExactly("b", "c", "d");
         assertThat(page.nextMarker()).isEqualTo("d");
@@ -48,7 +48,7 @@ class ListingRulesTest {
     void aCommonPrefixIsOneSeekWhateverItHolds() {
         MemoryCursor cursor = objects("a", "big/1", "big/2", "big/3", "big/4", "z");
 
-        ObjectListing page = ListingRules.objects(new ListQuery("", "/", null, 10), source(cursor));
+        ObjectListing page = objects(new ListQuery("", "/", null, 10), cursor);
 
         assertThat(page.entries()).extracting(ObjectVersion::key).containsExactly("a", "z");
         assertThat(page.commonPrefixes()).containsExactly("big/");
@@ -65,11 +65,12 @@ class ListingRulesTest {
             cursor.put(ByteKeys.concat(layout.at(ByteKeys.utf8("k")), new byte[] {0},
                     ByteBuffer.allocate(Long.BYTES).putLong(~(10L - i)).array()), ByteKeys.utf8(ids.get(i)));
         }
-        VersionSource source = VersionSource.ofRecords(cursor, layout,
+        KeyRange range = new KeyRange(cursor, layout);
+        VersionReader versions = VersionReader.ofRecords(range,
                 (key, recordKey, value) -> version(key, ByteKeys.string(value, 0, value.length)),
                 value -> ByteKeys.string(value, 0, value.length));
 
-        VersionListing page = ListingRules.versions(new VersionQuery("", null, "k", "v3", 10), source);
+        VersionListing page = ListingRules.versions(new VersionQuery("", null, "k", "v3", 10), range, versions);
 
         assertThat(page.versions()).extracting(listed -> listed.version().versionId()).containsExactly("v2", "v1");
         assertThat(page.versions()).extracting(listed -> listed.latest()).containsOnly(false);
@@ -84,8 +85,9 @@ class ListingRulesTest {
         return cursor;
     }
 
-    private static KeySource<ObjectVersion> source(MemoryCursor cursor) {
-        return KeySource.ofRecords(cursor, KeyLayout.keyIsRecord(SCOPE), (key, recordKey, value) -> version(key, "null"));
+    private static ObjectListing objects(ListQuery query, MemoryCursor cursor) {
+        KeyRange range = new KeyRange(cursor, KeyLayout.keyIsRecord(SCOPE));
+        return ListingRules.objects(query, range, KeyReader.ofRecords(range, (key, recordKey, value) -> version(key, "null")));
     }
 
     private static ObjectVersion version(String key, String versionId) {
