@@ -2,6 +2,7 @@ package dev.hangar.cluster.meta;
 
 import dev.hangar.blockstore.BlockId;
 import dev.hangar.metadata.MetadataStorageException;
+import dev.hangar.metadata.listing.ByteKeys;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -84,8 +85,8 @@ final class GarbageQueue implements AutoCloseable {
         if (owner == null) {
             return new byte[0];
         }
-        byte[] bucket = MetaKeys.utf8(owner.bucket());
-        byte[] key = MetaKeys.utf8(owner.key());
+        byte[] bucket = ByteKeys.utf8(owner.bucket());
+        byte[] key = ByteKeys.utf8(owner.key());
         return ByteBuffer.allocate(Long.BYTES + bucket.length + 1 + key.length)
                 .putLong(nowMillis).put(bucket).put((byte) 0).put(key).array();
     }
@@ -100,8 +101,8 @@ final class GarbageQueue implements AutoCloseable {
         while (value[separator] != 0) {
             separator++;
         }
-        return new Queued(block, queuedAt, new Owner(MetaKeys.string(value, Long.BYTES, separator),
-                MetaKeys.string(value, separator + 1, value.length)));
+        return new Queued(block, queuedAt, new Owner(ByteKeys.string(value, Long.BYTES, separator),
+                ByteKeys.string(value, separator + 1, value.length)));
     }
 
     void remove(Collection<BlockId> ids) {
@@ -136,7 +137,7 @@ final class GarbageQueue implements AutoCloseable {
         } catch (RocksDBException e) {
             throw new MetadataStorageException("cannot read garbage: " + e.getMessage(), e);
         }
-        resume = ids.isEmpty() ? null : MetaKeys.justAfter(HEX.parseHex(ids.getLast().id().value()));
+        resume = ids.isEmpty() ? null : ByteKeys.justAfter(HEX.parseHex(ids.getLast().id().value()));
         return ids;
     }
 

@@ -1,9 +1,10 @@
 package dev.hangar.cluster.meta;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import org.jspecify.annotations.Nullable;
+import static dev.hangar.metadata.listing.ByteKeys.concat;
+import static dev.hangar.metadata.listing.ByteKeys.string;
+import static dev.hangar.metadata.listing.ByteKeys.utf8;
+
+import dev.hangar.metadata.listing.ByteKeys;
 
 /**
  * Partition and sort keys of the metadata table. A partition key is one tag byte, then for the
@@ -33,7 +34,6 @@ final class MetaKeys {
     static final byte PART_TAG = 'P';
     static final byte ACCESS_KEY_TAG = 'K';
     static final byte SEPARATOR = 0;
-    private static final int PART_NUMBER_BYTES = 4;
 
     private MetaKeys() {}
 
@@ -89,82 +89,12 @@ final class MetaKeys {
         return concat(writableObjectKey(key), new byte[] {SEPARATOR}, utf8(uploadIdOf(uploadId)));
     }
 
-    /** Where the object key ends in an upload's sort key: at the last separator, before the id. */
-    static int uploadKeyEnd(byte[] sortKey) {
-        for (int i = sortKey.length - 1; i >= 0; i--) {
-            if (sortKey[i] == SEPARATOR) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("not an upload sort key");
-    }
-
     static byte[] partNumber(int partNumber) {
-        return ByteBuffer.allocate(PART_NUMBER_BYTES).putInt(partNumber).array();
+        return ByteKeys.int32(partNumber);
     }
 
     static int partNumber(byte[] sortKey) {
-        return ByteBuffer.wrap(sortKey).getInt();
-    }
-
-    /**
-     * The smallest key above every key that starts with {@code prefix}: its last byte below 0xFF
-     * incremented, the 0xFF bytes after it dropped; null if there is none.
-     */
-    static byte @Nullable [] pastPrefix(byte[] prefix) {
-        for (int i = prefix.length - 1; i >= 0; i--) {
-            if (prefix[i] != (byte) 0xFF) {
-                byte[] next = Arrays.copyOf(prefix, i + 1);
-                next[i]++;
-                return next;
-            }
-        }
-        return null;
-    }
-
-    /** The smallest key above {@code key}. */
-    static byte[] justAfter(byte[] key) {
-        return Arrays.copyOf(key, key.length + 1);
-    }
-
-    static byte[] max(byte[] first, byte[] second) {
-        return Arrays.compareUnsigned(first, second) >= 0 ? first : second;
-    }
-
-    static boolean startsWith(byte[] bytes, byte[] prefix) {
-        return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
-    }
-
-    /** The first index of {@code needle} in {@code bytes[from, to)} that fits before {@code to}, or -1. */
-    static int indexOf(byte[] bytes, byte[] needle, int from, int to) {
-        for (int i = from; i + needle.length <= to; i++) {
-            if (Arrays.equals(bytes, i, i + needle.length, needle, 0, needle.length)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    static byte[] concat(byte[]... parts) {
-        int length = 0;
-        for (byte[] part : parts) {
-            length += part.length;
-        }
-        byte[] result = new byte[length];
-        int position = 0;
-        for (byte[] part : parts) {
-            System.arraycopy(part, 0, result, position, part.length);
-            position += part.length;
-        }
-        return result;
-    }
-
-    static byte[] utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static String string(byte[] bytes, int from, int to) {
-        return new String(bytes, from, to - from, StandardCharsets.UTF_8);
+        return ByteKeys.int32At(sortKey);
     }
 
     private static byte[] scoped(byte tag, String name) {

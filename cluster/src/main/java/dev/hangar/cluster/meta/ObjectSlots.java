@@ -1,5 +1,6 @@
 package dev.hangar.cluster.meta;
 
+import dev.hangar.metadata.listing.ByteKeys;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
@@ -49,7 +50,7 @@ final class ObjectSlots {
 
     static Slot parse(byte[] sortKey) {
         int end = keyEnd(sortKey);
-        String key = MetaKeys.string(sortKey, 0, end);
+        String key = ByteKeys.string(sortKey, 0, end);
         if (end == sortKey.length) {
             return new Slot.Legacy(key);
         }
@@ -60,9 +61,9 @@ final class ObjectSlots {
             case VERSION_TAG -> {
                 int idStart = end + 2 + ORDER_BYTES;
                 long order = ~ByteBuffer.wrap(sortKey, end + 2, ORDER_BYTES).getLong();
-                yield new Slot.IdVersion(key, order, MetaKeys.string(sortKey, idStart, sortKey.length));
+                yield new Slot.IdVersion(key, order, ByteKeys.string(sortKey, idStart, sortKey.length));
             }
-            case INDEX -> new Slot.Index(key, MetaKeys.string(sortKey, end + 2, sortKey.length));
+            case INDEX -> new Slot.Index(key, ByteKeys.string(sortKey, end + 2, sortKey.length));
             default -> throw new IllegalArgumentException("not an object sort key: " + Arrays.toString(sortKey));
         };
     }
@@ -79,12 +80,12 @@ final class ObjectSlots {
 
     /** Whether the sort key is one of {@code key}'s entries. */
     static boolean isOf(byte[] sortKey, byte[] key) {
-        return MetaKeys.startsWith(sortKey, key) && (sortKey.length == key.length || sortKey[key.length] == 0);
+        return ByteKeys.startsWith(sortKey, key) && (sortKey.length == key.length || sortKey[key.length] == 0);
     }
 
     /** The object key as sort key bytes, null if it holds U+0000 (then it has no entries: S3 cannot send one). */
     static byte @Nullable [] readable(String key) {
-        return key.indexOf('\0') >= 0 ? null : MetaKeys.utf8(key);
+        return key.indexOf('\0') >= 0 ? null : ByteKeys.utf8(key);
     }
 
     /** The object key as sort key bytes for a write: refused if it holds U+0000. */
@@ -92,7 +93,7 @@ final class ObjectSlots {
         if (key.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("object key must not contain U+0000");
         }
-        return MetaKeys.utf8(key);
+        return ByteKeys.utf8(key);
     }
 
     static byte[] legacy(byte[] key) {
@@ -100,22 +101,22 @@ final class ObjectSlots {
     }
 
     static byte[] nullSlot(byte[] key) {
-        return MetaKeys.concat(key, new byte[] {NULL_SLOT});
+        return ByteKeys.concat(key, new byte[] {NULL_SLOT});
     }
 
     static byte[] version(byte[] key, long order, String versionId) {
-        return MetaKeys.concat(versionsOf(key), orderBytes(order), MetaKeys.utf8(versionId));
+        return ByteKeys.concat(versionsOf(key), orderBytes(order), ByteKeys.utf8(versionId));
     }
 
     /** Where {@code key}'s versions with an id start: its newest. */
     static byte[] versionsOf(byte[] key) {
-        return MetaKeys.concat(key, new byte[] {NULL_SLOT, VERSION_TAG});
+        return ByteKeys.concat(key, new byte[] {NULL_SLOT, VERSION_TAG});
     }
 
     /** Where {@code key}'s versions older than {@code order} start. */
     static byte[] versionsBelow(byte[] key, long order) {
         // Never null: the version tag before the order bytes is below 0xFF.
-        return Objects.requireNonNull(MetaKeys.pastPrefix(MetaKeys.concat(versionsOf(key), orderBytes(order))));
+        return Objects.requireNonNull(ByteKeys.pastPrefix(ByteKeys.concat(versionsOf(key), orderBytes(order))));
     }
 
     /** Just past {@code key}'s versions with an id: where its index starts. */
@@ -124,12 +125,12 @@ final class ObjectSlots {
     }
 
     static byte[] index(byte[] key, String versionId) {
-        return MetaKeys.concat(key, new byte[] {NULL_SLOT, INDEX}, MetaKeys.utf8(versionId));
+        return ByteKeys.concat(key, new byte[] {NULL_SLOT, INDEX}, ByteKeys.utf8(versionId));
     }
 
     /** The first sort key past every entry of {@code key}: where the next key's entries may start. */
     static byte[] pastKey(byte[] key) {
-        return MetaKeys.concat(key, new byte[] {NULL_SLOT + 1});
+        return ByteKeys.concat(key, new byte[] {NULL_SLOT + 1});
     }
 
     private static byte[] orderBytes(long order) {

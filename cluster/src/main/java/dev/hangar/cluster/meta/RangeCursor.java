@@ -2,9 +2,11 @@ package dev.hangar.cluster.meta;
 
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.cluster.table.RangePage;
+import dev.hangar.metadata.listing.OrderedCursor;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,9 +14,11 @@ import org.jspecify.annotations.Nullable;
  * {@link EntrySource} (the table's quorum) a page at a time, with forward {@link #seek}s: a listing
  * that rolls keys up into a common prefix, or that has read what it needs of an object key, jumps
  * past the rest rather than reading it. The bound keeps a reader of one object key, or of one
- * prefix, from reading past it.
+ * prefix, from reading past it. It is the {@link OrderedCursor} that the listing rules read on a
+ * cluster: a seek that lands inside the page already read costs nothing, one past it costs the next
+ * page's round when something is read there.
  */
-final class RangeCursor {
+final class RangeCursor implements OrderedCursor {
     private final EntrySource source;
     private final byte[] partitionKey;
     private final int pageSize;
@@ -39,8 +43,8 @@ final class RangeCursor {
         this.nextFrom = from;
     }
 
-    /** The next live entry, or null at the end of the partition key. */
-    @Nullable Entry next() {
+    /** The next live entry, taken: null at the end of the partition key. */
+    @Nullable Entry take() {
         Entry next = peek();
         if (next != null) {
             buffered.poll();
@@ -48,7 +52,7 @@ final class RangeCursor {
         return next;
     }
 
-    /** The entry {@link #next} would return, without taking it. */
+    /** The entry {@link #take} would return, without taking it. */
     @Nullable Entry peek() {
         while (buffered.isEmpty()) {
             if (nextFrom == null) {
@@ -61,8 +65,27 @@ final class RangeCursor {
         return buffered.peek();
     }
 
+    @Override
+    public byte @Nullable [] key() {
+        Entry next = peek();
+        return next == null ? null : next.sortKey();
+    }
+
+    /** The value of the entry at the cursor, live, so never null. */
+    @Override
+    public byte[] value() {
+        Entry next = Objects.requireNonNull(peek(), "no entry at the cursor");
+        return Objects.requireNonNull(next.value(), "a live entry");
+    }
+
+    @Override
+    public void next() {
+        take();
+    }
+
     /** Skips every entry below {@code from}. */
-    void seek(byte[] from) {
+    @Override
+    public void seek(byte[] from) {
         while (!buffered.isEmpty() && Arrays.compareUnsigned(buffered.peek().sortKey(), from) < 0) {
             buffered.poll();
         }

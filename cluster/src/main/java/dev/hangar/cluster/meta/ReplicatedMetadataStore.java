@@ -20,6 +20,7 @@ import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
 import dev.hangar.metadata.command.MetadataCommand;
+import dev.hangar.metadata.listing.ByteKeys;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import dev.hangar.metadata.state.MetadataStateMachine;
 import dev.hangar.metadata.state.Outcome;
@@ -335,7 +336,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     @Override
     public Optional<AccessKey> getAccessKey(String accessKeyId) {
         try (var held = locks.open()) {
-            return Replies.join(settings.get(MetaKeys.accessKeys(), MetaKeys.utf8(accessKeyId)),
+            return Replies.join(settings.get(MetaKeys.accessKeys(), ByteKeys.utf8(accessKeyId)),
                             "read access key " + accessKeyId)
                     .map(entry -> RecordFormat.decodeAccessKey(accessKeyId, entry.value()));
         }

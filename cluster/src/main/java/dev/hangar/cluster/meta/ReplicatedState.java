@@ -8,6 +8,7 @@ import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
+import dev.hangar.metadata.listing.ByteKeys;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import dev.hangar.metadata.state.MetadataState;
 import dev.hangar.metadata.state.StoredVersion;
@@ -89,7 +90,7 @@ final class ReplicatedState implements MetadataState {
         // Dead versions and indexes do not count; a key's own entries are skipped once one is found live.
         for (Entry entry = cursor.peek(); entry != null; entry = cursor.peek()) {
             byte[] keyBytes = Arrays.copyOf(entry.sortKey(), ObjectSlots.keyEnd(entry.sortKey()));
-            String key = MetaKeys.string(keyBytes, 0, keyBytes.length);
+            String key = ByteKeys.string(keyBytes, 0, keyBytes.length);
             if (VersionStream.of(cursor, bucket, key, keyBytes).next() != null) {
                 return true;
             }
@@ -101,7 +102,7 @@ final class ReplicatedState implements MetadataState {
     @Override
     public boolean holdsUploads(String bucket) {
         return new RangeCursor(source, MetaKeys.uploads(bucket), new byte[0], 1, "check bucket " + bucket + " for uploads")
-                .next() != null;
+                .peek() != null;
     }
 
     @Override
@@ -134,7 +135,7 @@ final class ReplicatedState implements MetadataState {
     public List<Part> parts(String uploadId) {
         List<Part> parts = new ArrayList<>();
         RangeCursor cursor = new RangeCursor(source, MetaKeys.parts(uploadId), new byte[0], 1000, "read parts of " + uploadId);
-        for (Entry entry = cursor.next(); entry != null; entry = cursor.next()) {
+        for (Entry entry = cursor.take(); entry != null; entry = cursor.take()) {
             parts.add(RecordFormat.decodePart(uploadId, MetaKeys.partNumber(entry.sortKey()), entry.value()));
         }
         return parts;
@@ -154,7 +155,7 @@ final class ReplicatedState implements MetadataState {
 
     @Override
     public Optional<AccessKey> accessKey(String accessKeyId) {
-        return setting(MetaKeys.accessKeys(), MetaKeys.utf8(accessKeyId), "read access key " + accessKeyId)
+        return setting(MetaKeys.accessKeys(), ByteKeys.utf8(accessKeyId), "read access key " + accessKeyId)
                 .map(entry -> RecordFormat.decodeAccessKey(accessKeyId, entry.value()));
     }
 
@@ -236,13 +237,13 @@ final class ReplicatedState implements MetadataState {
 
     @Override
     public void putAccessKey(AccessKey key) {
-        writes.put(MetaKeys.accessKeys(), MetaKeys.utf8(key.accessKeyId()), RecordFormat.encodeAccessKey(key));
+        writes.put(MetaKeys.accessKeys(), ByteKeys.utf8(key.accessKeyId()), RecordFormat.encodeAccessKey(key));
         settingsChanged = true;
     }
 
     @Override
     public void removeAccessKey(String accessKeyId) {
-        writes.delete(MetaKeys.accessKeys(), MetaKeys.utf8(accessKeyId));
+        writes.delete(MetaKeys.accessKeys(), ByteKeys.utf8(accessKeyId));
         settingsChanged = true;
     }
 
@@ -306,7 +307,7 @@ final class ReplicatedState implements MetadataState {
     private void removeConfigs(String bucket) {
         RangeCursor cursor = new RangeCursor(source, MetaKeys.configs(bucket), new byte[0], 1000,
                 "read configurations of bucket " + bucket);
-        for (Entry entry = cursor.next(); entry != null; entry = cursor.next()) {
+        for (Entry entry = cursor.take(); entry != null; entry = cursor.take()) {
             writes.delete(entry.partitionKey(), entry.sortKey());
         }
     }

@@ -2,6 +2,7 @@ package dev.hangar.cluster.meta;
 
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.metadata.ObjectVersion;
+import dev.hangar.metadata.listing.ByteKeys;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import dev.hangar.metadata.state.StoredVersion;
 import java.nio.charset.StandardCharsets;
@@ -104,7 +105,7 @@ final class VersionStream {
         if (marker.versionId().equals(ObjectVersion.NULL_VERSION)) {
             cursor.seek(ObjectSlots.versionsBelow(keyBytes, marker.order()));
         } else {
-            cursor.seek(MetaKeys.justAfter(ObjectSlots.version(keyBytes, marker.order(), marker.versionId())));
+            cursor.seek(ByteKeys.justAfter(ObjectSlots.version(keyBytes, marker.order(), marker.versionId())));
         }
         if (pendingNull != null && NEWEST_FIRST.compare(pendingNull, marker) <= 0) {
             pendingNull = null;

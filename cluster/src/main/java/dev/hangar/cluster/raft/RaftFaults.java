@@ -4,16 +4,11 @@ import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.rpc.NetworkFaults;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Level;
@@ -184,8 +179,8 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
         /** Messages the service asked for and has not received. */
         private final AtomicLong credits = new AtomicLong();
         private volatile @Nullable NodeId peer;
-        private volatile @Nullable Lane in;
-        private volatile @Nullable Lane out;
+        private volatile @Nullable FaultLane in;
+        private volatile @Nullable FaultLane out;
         private boolean inDropped;
         private boolean outDropped;
 
@@ -200,7 +195,7 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
         @Override
         public void request(int messages) {
             credits.addAndGet(messages);
-            Lane lane = in;
+            FaultLane lane = in;
             if (lane == null) {
                 super.request(messages);
             } else {
@@ -211,7 +206,7 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
 
         @Override
         public void sendHeaders(Metadata headers) {
-            Lane lane = out;
+            FaultLane lane = out;
             if (lane == null) {
                 super.sendHeaders(headers);
             } else {
@@ -221,7 +216,7 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
 
         @Override
         public void sendMessage(R message) {
-            Lane lane = outLane();
+            FaultLane lane = outLane();
             if (lane == null) {
                 super.sendMessage(message);
                 return;
@@ -236,7 +231,7 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
 
         @Override
         public void close(Status status, Metadata trailers) {
-            Lane lane = outLane();
+            FaultLane lane = outLane();
             if (lane == null) {
                 super.close(status, trailers);
                 return;
@@ -254,7 +249,7 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
 
         @Override
         public void setMessageCompression(boolean enabled) {
-            Lane lane = out;
+            FaultLane lane = out;
             if (lane == null) {
                 super.setMessageCompression(enabled);
             } else {
@@ -262,10 +257,10 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
             }
         }
 
-        private @Nullable Lane outLane() {
-            Lane lane = out;
+        private @Nullable FaultLane outLane() {
+            FaultLane lane = out;
             if (lane == null && peer != null && faults.active()) {
-                lane = new Lane(null);
+                lane = new FaultLane(null, RaftFaults.this::lagged);
                 out = lane;
             }
             return lane;
@@ -285,14 +280,14 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
             return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(service) {
                 @Override
                 public void onMessage(Q message) {
-                    Lane lane = in;
+                    FaultLane lane = in;
                     if (lane == null) {
                         if (!faults.active() || identify(message) == null) {
                             credits.decrementAndGet();
                             super.onMessage(message);
                             return;
                         }
-                        lane = new Lane(credits);
+                        lane = new FaultLane(credits, RaftFaults.this::lagged);
                         in = lane;
                     }
                     // This message used one of the transport's credits; give it back, so that the transport
@@ -308,7 +303,7 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
 
                 @Override
                 public void onHalfClose() {
-                    Lane lane = in;
+                    FaultLane lane = in;
                     if (lane == null) {
                         super.onHalfClose();
                         return;
@@ -326,7 +321,7 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
 
                 @Override
                 public void onReady() {
-                    Lane lane = in;
+                    FaultLane lane = in;
                     if (lane == null) {
                         super.onReady();
                     } else {
@@ -337,13 +332,13 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
                 // The end of the call: what is still held will never be wanted.
                 @Override
                 public void onCancel() {
-                    Lane lane = in;
+                    FaultLane lane = in;
                     if (lane == null) {
                         super.onCancel();
                     } else {
                         lane.end(() -> delegate().onCancel());
                     }
-                    Lane sending = out;
+                    FaultLane sending = out;
                     if (sending != null) {
                         sending.discard();
                     }
@@ -351,7 +346,7 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
 
                 @Override
                 public void onComplete() {
-                    Lane lane = in;
+                    FaultLane lane = in;
                     if (lane == null) {
                         super.onComplete();
                     } else {
@@ -380,140 +375,5 @@ final class RaftFaults implements ServerInterceptor, GrpcServices.Customizer {
                 case NetworkFaults.Verdict.Deliver deliver -> deliver.delayNanos();
             };
         }
-    }
-
-    /**
-     * One direction of one call: runs its actions in order, each no earlier than it is due, one at a time. An
-     * inbound lane hands on a message only when the service has asked for one ({@code credits}).
-     */
-    private final class Lane {
-        private record Item(long due, long offered, Runnable action, boolean message, boolean lagged) {}
-
-        private final @Nullable AtomicLong credits;
-        private final ArrayDeque<Item> queue = new ArrayDeque<>();
-        private long lastDue;
-        private boolean hasLast;
-        private boolean running;
-        private boolean wakeScheduled;
-        private long wakeAt;
-
-        Lane(@Nullable AtomicLong credits) {
-            this.credits = credits;
-        }
-
-        /**
-         * Adds an action due {@code delayNanos} from now, or after the one before; runs it here and now when
-         * nothing is ahead of it and it is due.
-         *
-         * @param message whether it hands on an inbound message, which waits for the service to ask for one
-         * @param lagged whether it counts in the stats as a message delivered late
-         */
-        void offer(long delayNanos, Runnable action, boolean message, boolean lagged) {
-            long now = System.nanoTime();
-            synchronized (this) {
-                long due = now + delayNanos;
-                if (hasLast && due - lastDue < 0) {
-                    due = lastDue;
-                }
-                lastDue = due;
-                hasLast = true;
-                queue.add(new Item(due, now, action, message, lagged && due != now));
-                if (running || !ready(now)) {
-                    return;
-                }
-                running = true;
-            }
-            drain();
-        }
-
-        /** Drops what is queued and runs {@code last} next: the call is over. */
-        void end(Runnable last) {
-            synchronized (this) {
-                queue.clear();
-                hasLast = false;
-            }
-            offer(0, last, false, false);
-        }
-
-        /** Drops what is queued: the call is over, nothing more needs sending. */
-        void discard() {
-            synchronized (this) {
-                queue.clear();
-                hasLast = false;
-            }
-        }
-
-        /** Runs what is due (the service asked for more, or a delay ran out) on the delivery threads. */
-        void kick() {
-            synchronized (this) {
-                if (running || !ready(System.nanoTime())) {
-                    return;
-                }
-                running = true;
-            }
-            Threads.DELIVERY.execute(this::drain);
-        }
-
-        // Under the lock: whether the head can run now; if it is not due yet, a wake-up is set for it.
-        private boolean ready(long now) {
-            Item head = queue.peek();
-            if (head == null) {
-                return false;
-            }
-            if (head.due() - now > 0) {
-                if (!wakeScheduled || head.due() - wakeAt < 0) {
-                    wakeScheduled = true;
-                    wakeAt = head.due();
-                    Threads.TIMER.schedule(this::wake, head.due() - now, TimeUnit.NANOSECONDS);
-                }
-                return false;
-            }
-            return !head.message() || credits == null || credits.get() > 0;
-        }
-
-        private void wake() {
-            synchronized (this) {
-                wakeScheduled = false;
-            }
-            kick();
-        }
-
-        private void drain() {
-            while (true) {
-                Item item;
-                long now = System.nanoTime();
-                synchronized (this) {
-                    if (!ready(now)) {
-                        running = false;
-                        return;
-                    }
-                    item = queue.poll();
-                }
-                if (item.message() && credits != null) {
-                    credits.decrementAndGet();
-                }
-                if (item.lagged()) {
-                    lagged(now - item.offered());
-                }
-                try {
-                    item.action().run();
-                } catch (RuntimeException e) {
-                    // The call was cancelled under it, or the service failed on a message: the call ends as the
-                    // peer's timeout or the service's own close decides.
-                    LOG.log(Level.FINE, "a delayed Raft message could not be handed on", e);
-                }
-            }
-        }
-    }
-
-    /** The threads of delayed calls, made only once a fault is set: one timer, and the threads that deliver. */
-    private static final class Threads {
-        static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("hangar-raft-faults-timer").factory());
-        // The Raft services may block a little on a message (a log append), so each drain has a thread of its own.
-        static final ExecutorService DELIVERY = Executors.newCachedThreadPool(
-                Thread.ofPlatform().daemon().name("hangar-raft-faults-", 0).factory());
-
-        private Threads() {}
     }
 }

@@ -6,7 +6,6 @@ import dev.hangar.cluster.RaftSettings;
 import dev.hangar.cluster.Replication;
 import dev.hangar.cluster.ReplicationMode;
 import dev.hangar.cluster.ReplicationStats;
-import dev.hangar.cluster.RoundTrips;
 import dev.hangar.cluster.layout.ClusterLayout;
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.rpc.ClusterSecret;
@@ -14,37 +13,22 @@ import dev.hangar.cluster.rpc.NetworkFaults;
 import dev.hangar.cluster.rpc.RpcClient;
 import dev.hangar.cluster.rpc.RpcServer;
 import dev.hangar.metadata.MetadataStore;
-import dev.hangar.metadata.MetadataUnavailableException;
 import dev.hangar.metadata.command.MetadataCommand;
-import dev.hangar.metadata.command.OutcomeCodec;
-import dev.hangar.metadata.query.QueryCodec;
 import dev.hangar.metadata.query.ReadQuery;
 import dev.hangar.metadata.rocksdb.RocksDbConfig;
-import dev.hangar.metadata.state.Outcome;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.ratis.conf.Parameters;
-import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
-import org.apache.ratis.protocol.Message;
-import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /**
  * The Raft mode ({@code hangar.cluster.replication=raft}): metadata commands go through the Raft log of the group
@@ -62,35 +46,29 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
  * access keys) are read from a member's own replica without a round, and on a node outside the group from its copies
  * of what it last read from the leader ({@link SettingsCopies}); a change of them waits for every member to have it
  * committed and for the other nodes to drop their copies, one round more ({@link Settings}, {@link SettingsChanges}).
+ *
+ * <p>Commands are submitted by {@link RaftCommands}, reads answered by {@link RaftReads}; this class starts the
+ * mode, takes the layouts and shows the groups.
  */
 public final class RaftReplication implements Replication {
     /** How long a settings change waits for every member, and a settings read for its member to catch up. */
     static final Duration SETTINGS_WAIT = Duration.ofSeconds(1);
-    /** Forwarded reads wait for their answer on virtual threads, so that several groups are read at once. */
-    private static final java.util.concurrent.Executor FORWARDS = java.util.concurrent.Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("hangar-raft-read-", 0).factory());
 
     private final RaftHost host;
     private final GroupKeeper keeper;
-    private final RaftSettings settings;
     private final GroupCalls calls;
     private final ReplicationStats stats = new ReplicationStats(() -> 0);
-    private final AtomicLong lastStamp = new AtomicLong();
-    private volatile boolean linearizableSettings;
+    private final RaftCommands commands;
+    private final RaftReads reads;
     private final RaftMetadata state;
-    private final SettingsCopies copies;
-    private final SettingsChanges changes;
-    private volatile @org.jspecify.annotations.Nullable ClusterLayout layout;
 
     private RaftReplication(RaftHost host, GroupKeeper keeper, RaftSettings settings, SettingsChanges changes) {
         this.host = host;
         this.keeper = keeper;
-        this.settings = settings;
         this.calls = new GroupCalls(host, keeper, settings);
+        this.reads = new RaftReads(host, settings, calls, stats);
+        this.commands = new RaftCommands(host, keeper, settings, calls, stats, reads.copies(), changes);
         this.state = new RaftMetadata(this);
-        this.changes = changes;
-        this.copies = new SettingsCopies(SettingsCopies.TTL, System::nanoTime,
-                key -> new ForwardedRead<>(key.query(), calls.groupOf(key.route())).await(), FORWARDS);
     }
 
     /**
@@ -125,7 +103,7 @@ public final class RaftReplication implements Replication {
             }
             RaftReplication replication =
                     new RaftReplication(host, keeper, settings, new SettingsChanges(self, client, rpcAddresses));
-            SettingsChanges.serve(server, replication.copies);
+            SettingsChanges.serve(server, replication.reads.copies());
             return replication;
         } catch (RuntimeException e) {
             host.close();
@@ -136,7 +114,7 @@ public final class RaftReplication implements Replication {
     /** Takes the cluster's current layout: the first one forms the groups, later ones change their members. */
     public void layout(ClusterLayout layout) {
         layout.roles().forEach(role -> host.faults().register(role.id()));
-        this.layout = layout;
+        commands.layout(layout);
         keeper.layout(layout);
     }
 
@@ -165,319 +143,27 @@ public final class RaftReplication implements Replication {
 
     @Override
     public <R> Applied<R> submit(MetadataCommand<R> command) {
-        int[] rounds = {0};
-        try {
-            GroupPlan.Group group = calls.groupOf(Routes.of(command));
-            Message message = Message.valueOf(ByteString.copyFrom(new LogEntry(nextStamp(), command).encode()));
-            RaftClientReply reply;
-            try {
-                reply = write(group, message, rounds);
-            } catch (RuntimeException e) {
-                if (Settings.changes(command)) {
-                    // It may still commit: no node should keep using what it replaced.
-                    settingsChanged();
-                }
-                throw e;
-            }
-            Outcome<R> outcome = CommandReply.decode(command, reply.getMessage().getContent().toByteArray());
-            if (Settings.changes(command)) {
-                // The members' wait and the other nodes' drop of their copies, at once: one round.
-                CompletableFuture<Void> told = CompletableFuture.runAsync(this::settingsChanged, FORWARDS);
-                rounds[0] += awaitEveryMember(group, reply.getLogIndex());
-                told.join();
-            }
-            return new Applied<>(outcome, true, rounds[0]);
-        } finally {
-            RoundTrips.current().addMetadata(rounds[0]);
-            stats.recordCommand(command.getClass().getSimpleName(), rounds[0]);
-        }
+        return commands.submit(command);
     }
 
-    // Through the local division when it leads (no hop: the append is the one round), else forwarded to the
-    // leader. Only a refusal that says the entry was not appended (not the leader, leader not ready) is forwarded;
-    // a local attempt that failed otherwise may still commit, so it is not sent a second time.
-    private RaftClientReply write(GroupPlan.Group group, Message message, int[] rounds) {
-        long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
-        Optional<RaftServer.Division> division = host.division(group.id());
-        if (division.isPresent() && division.get().getInfo().isLeader()) {
-            rounds[0] = 1;
-            try {
-                RaftClientReply reply = calls.await(host.submitLocally(group.id(), message,
-                        RaftClientRequest.writeRequestType()), deadline, group);
-                if (reply.isSuccess()) {
-                    return reply;
-                }
-                throw GroupCalls.failed(group, reply.getException());
-            } catch (MetadataUnavailableException e) {
-                if (!GroupCalls.neverAppended(GroupCalls.rootRaftFailure(e))) {
-                    throw e;
-                }
-            }
-        }
-        rounds[0] = 2;
-        return calls.forward(group, message, deadline, false);
-    }
-
-    /**
-     * Answers {@code query} from the group of {@code route}, linearizably: on a member, from its own replica once a
-     * barrier says it holds every command committed before the read began; elsewhere (and on a follower in the
-     * {@code leader} read mode), from the leader, to which the encoded query is forwarded.
-     */
+    /** Answers {@code query} from the group of {@code route}, linearizably ({@link RaftReads}). */
     <T> T read(ReadQuery<T> query, String route) {
-        int rounds = 0;
-        try {
-            GroupPlan.Group group = calls.groupOf(route);
-            if (Settings.isRead(query) && !linearizableSettings) {
-                Optional<T> local = readSettingsLocally(query, group);
-                if (local.isPresent()) {
-                    return local.get();
-                }
-                if (!group.hasMember(host.self())) {
-                    SettingsCopies.Key key = new SettingsCopies.Key(query, route);
-                    Optional<T> copy = copies.get(key);
-                    if (copy.isPresent()) {
-                        return copy.get();
-                    }
-                    long epoch = copies.epoch();
-                    GroupRead<T> read = new ForwardedRead<>(query, group);
-                    T result = read.await();
-                    rounds = read.rounds();
-                    copies.keep(key, result, epoch);
-                    return result;
-                }
-            }
-            GroupRead<T> read = startRead(query, group);
-            T result = read.await();
-            rounds = read.rounds();
-            return result;
-        } finally {
-            RoundTrips.current().addMetadata(rounds);
-            stats.recordRead(kind(query), rounds);
-        }
+        return reads.read(query, route);
     }
 
-    /** Drops this node's copies of settings and tells every other node to drop theirs ({@link SettingsChanges}). */
-    private void settingsChanged() {
-        copies.dropAll();
-        ClusterLayout current = layout;
-        if (current != null) {
-            changes.announce(current);
-        }
+    /** Answers {@code query} from every group at once, in group order, for reads that name no bucket. */
+    <T> List<T> readAll(ReadQuery<T> query) {
+        return reads.readAll(query);
     }
 
-    /**
-     * After a settings change committed: waits, at most {@link #SETTINGS_WAIT}, until every member of the group has
-     * it committed (a watch the leader answers), so that a member's settings read ({@link #readSettingsLocally})
-     * sees it from then on; one more round. A member that is down or slow is not waited for longer: it catches up,
-     * and reads through it may see the old settings meanwhile (as bucket settings may on S3 itself).
-     */
-    private int awaitEveryMember(GroupPlan.Group group, long index) {
-        try {
-            host.client(keeper.raftGroup(group)).async().watch(index, ReplicationLevel.ALL_COMMITTED)
-                    .get(SETTINGS_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            // Not every member has it yet: it will; see the method comment.
-        }
-        return 1;
-    }
-
-    /**
-     * A settings read (a bucket, its configuration, an access key) on a member: from its own replica once it has
-     * applied every entry it knows committed, without a round. Settings changes wait for every member to have them
-     * committed ({@link #awaitEveryMember}), so a change acknowledged to a client is seen here afterwards; empty when
-     * this node is not a member or cannot catch up within the wait, and the read is then linearizable.
-     */
-    private <T> Optional<T> readSettingsLocally(ReadQuery<T> query, GroupPlan.Group group) {
-        Optional<RaftServer.Division> division = host.division(group.id());
-        Optional<CommandStateMachine> machine = host.stateMachine(group.id());
-        if (division.isEmpty() || machine.isEmpty() || !host.countsSelf(division.get())) {
-            return Optional.empty();
-        }
-        long committed = division.get().getRaftLog().getLastCommittedIndex();
-        long deadline = System.nanoTime() + SETTINGS_WAIT.toNanos();
-        while (division.get().getInfo().getLastAppliedIndex() < committed) {
-            if (System.nanoTime() > deadline) {
-                return Optional.empty();
-            }
-            Thread.onSpinWait();
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.empty();
-            }
-        }
-        return machine.get().openStore().map(query::runOn);
-    }
-
-    /**
-     * Brings this node's replicas up to every command committed before the call: a ReadIndex barrier on each group
-     * it is a member of, in every read mode (a follower in lease mode would otherwise forward its reads and never
-     * wait for its own replica). For tests of the whole-store views (statistics, block references), which read this
-     * node's replicas only.
-     */
+    /** Brings this node's replicas up to every command committed before the call: for tests. */
     void catchUp() {
-        GroupPlan plan = calls.requirePlan();
-        for (GroupPlan.Group group : plan.groups()) {
-            if (group.hasMember(host.self())) {
-                calls.awaitDivision(group);
-                host.stateMachine(group.id()).ifPresent(machine ->
-                        new LocalRead<>(new ReadQuery.ListBuckets(), group, machine).await());
-            }
-        }
+        reads.catchUp();
     }
 
     /** Whether settings reads are linearizable too (tests of the contract), instead of read from a member's replica. */
     void linearizableSettings(boolean linearizable) {
-        this.linearizableSettings = linearizable;
-    }
-
-    /**
-     * Answers {@code query} from every group at once (the read costs the rounds of the slowest), for reads that name
-     * no bucket; the answers come in group order.
-     */
-    <T> List<T> readAll(ReadQuery<T> query) {
-        int rounds = 0;
-        try {
-            List<GroupRead<T>> reads = new ArrayList<>();
-            for (GroupPlan.Group group : calls.requirePlan().groups()) {
-                if (group.hasMember(host.self())) {
-                    calls.awaitDivision(group);
-                }
-                reads.add(startRead(query, group));
-            }
-            List<T> results = new ArrayList<>();
-            for (GroupRead<T> read : reads) {
-                results.add(read.await());
-                rounds = Math.max(rounds, read.rounds());
-            }
-            return results;
-        } finally {
-            RoundTrips.current().addMetadata(rounds);
-            stats.recordRead(kind(query), rounds);
-        }
-    }
-
-    /** The read kind the stats count: the query's method name ({@code getObject}, {@code listObjects}, ...). */
-    private static String kind(ReadQuery<?> query) {
-        String name = query.getClass().getSimpleName();
-        return Character.toLowerCase(name.charAt(0)) + name.substring(1);
-    }
-
-    // Where a read is answered. The leader answers from its own replica (under its lease, or after a heartbeat round
-    // in read-index mode). A follower in read-index mode asks the leader for its commit index and answers once it
-    // has applied that far: the leader's confirming heartbeat also tells it the commit index. A follower in lease
-    // mode forwards the read instead: the leader answers at once under its lease, whereas a local ReadIndex would
-    // wait for the next heartbeat (half an election timeout) to learn the index it must apply up to. In leader
-    // mode, and on a node outside the group, the read goes to the leader too.
-    private <T> GroupRead<T> startRead(ReadQuery<T> query, GroupPlan.Group group) {
-        Optional<CommandStateMachine> machine = host.stateMachine(group.id());
-        boolean leader = host.division(group.id()).map(division -> division.getInfo().isLeader()).orElse(false);
-        if (machine.isPresent() && group.hasMember(host.self())
-                && (leader || settings.reads() == RaftSettings.Reads.READ_INDEX)) {
-            return new LocalRead<>(query, group, machine.get());
-        }
-        return new ForwardedRead<>(query, group);
-    }
-
-    /** A read of one group under way. */
-    private sealed interface GroupRead<T> permits LocalRead, ForwardedRead {
-        T await();
-
-        /** The rounds it cost, once {@link #await} returned. */
-        int rounds();
-    }
-
-    /**
-     * A read of this node's replica behind a barrier on its division. A barrier that fails because the group has no
-     * leader at the moment (an election, or none held yet) is tried again until the deadline.
-     */
-    private final class LocalRead<T> implements GroupRead<T> {
-        private final ReadQuery<T> query;
-        private final GroupPlan.Group group;
-        private final CommandStateMachine machine;
-        private final long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
-        private CompletableFuture<RaftClientReply> reply;
-        private int rounds;
-
-        LocalRead(ReadQuery<T> query, GroupPlan.Group group, CommandStateMachine machine) {
-            this.query = query;
-            this.group = group;
-            this.machine = machine;
-            send();
-        }
-
-        private void send() {
-            boolean leader = host.division(group.id()).map(division -> division.getInfo().isLeader()).orElse(false);
-            rounds += leader && settings.reads() != RaftSettings.Reads.READ_INDEX ? 0 : 1;
-            reply = host.submitLocally(group.id(), Message.EMPTY, RaftClientRequest.readRequestType());
-        }
-
-        @Override
-        public int rounds() {
-            return rounds;
-        }
-
-        @Override
-        public T await() {
-            while (true) {
-                try {
-                    RaftClientReply answer = calls.await(reply, deadline, group);
-                    if (answer.isSuccess()) {
-                        return query.runOn(machine.store());
-                    }
-                    throw GroupCalls.failed(group, answer.getException());
-                } catch (MetadataUnavailableException e) {
-                    if (!GroupCalls.leaderless(GroupCalls.rootRaftFailure(e)) || System.nanoTime() > deadline) {
-                        throw e;
-                    }
-                }
-                GroupCalls.pause(group);
-                send();
-            }
-        }
-    }
-
-    /** A read sent, encoded, to the group's leader (from a follower, or from a node outside the group). */
-    private final class ForwardedRead<T> implements GroupRead<T> {
-        private final ReadQuery<T> query;
-        private final CompletableFuture<T> answer;
-
-        ForwardedRead(ReadQuery<T> query, GroupPlan.Group group) {
-            this.query = query;
-            long deadline = System.nanoTime() + settings.requestDeadline().toNanos();
-            Message message = Message.valueOf(ByteString.copyFrom(QueryCodec.encode(query)));
-            this.answer = CompletableFuture.supplyAsync(() -> QueryCodec.decodeResult(query,
-                    calls.forward(group, message, deadline, true).getMessage().getContent().toByteArray()), FORWARDS);
-        }
-
-        @Override
-        public T await() {
-            try {
-                return answer.join();
-            } catch (java.util.concurrent.CompletionException e) {
-                if (e.getCause() instanceof RuntimeException cause) {
-                    throw cause;
-                }
-                throw e;
-            }
-        }
-
-        // One round to the leader; with read-index, the leader's own round to confirm it leads.
-        @Override
-        public int rounds() {
-            return settings.reads() == RaftSettings.Reads.READ_INDEX ? 2 : 1;
-        }
-    }
-
-    // Versions a command adds are ordered by this stamp (and after the key's newest), so every member orders them
-    // alike; strictly increasing on this node, from its clock in microseconds.
-    private long nextStamp() {
-        Instant now = Instant.now();
-        long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-        return lastStamp.accumulateAndGet(micros, (last, clock) -> Math.max(last + 1, clock));
+        reads.linearizableSettings(linearizable);
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.VersionQuery;
 import dev.hangar.metadata.command.VersionChange;
+import dev.hangar.metadata.listing.ByteKeys;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,11 +78,11 @@ class LegacyStackTest {
     /** Writes a key's stack as the previous release did: one put of one entry, through node a's table. */
     private void writeLegacy(String bucket, String key, ObjectVersion... newestFirst) {
         cluster.node("a").table()
-                .put(MetaKeys.objects(bucket), MetaKeys.utf8(key), LegacyStacks.encode(List.of(newestFirst))).join();
+                .put(MetaKeys.objects(bucket), ByteKeys.utf8(key), LegacyStacks.encode(List.of(newestFirst))).join();
     }
 
     private Optional<Entry> legacyEntryOn(String node, String bucket, String key) {
-        return cluster.node(node).local().get(MetaKeys.objects(bucket), MetaKeys.utf8(key));
+        return cluster.node(node).local().get(MetaKeys.objects(bucket), ByteKeys.utf8(key));
     }
 
     private List<String> listed(String node, String bucket) {

@@ -17,6 +17,7 @@ import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.VersionQuery;
+import dev.hangar.metadata.listing.ByteKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -277,7 +278,7 @@ class ReplicatedMetadataStoreClusterTest {
             assertThat(cluster.node(node).antiEntropy().runOnce().join().failures()).isZero();
         }
         byte[] partitionKey = MetaKeys.objects("photos");
-        byte[] sortKey = ObjectSlots.nullSlot(MetaKeys.utf8("hot"));
+        byte[] sortKey = ObjectSlots.nullSlot(ByteKeys.utf8("hot"));
         Optional<Entry> onA = cluster.node("a").local().get(partitionKey, sortKey);
         assertThat(onA).isPresent();
         for (String node : NODES) {

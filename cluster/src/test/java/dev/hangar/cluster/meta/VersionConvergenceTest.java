@@ -14,6 +14,7 @@ import dev.hangar.metadata.Precondition;
 import dev.hangar.metadata.command.LockCheck;
 import dev.hangar.metadata.command.MetadataCommand;
 import dev.hangar.metadata.command.VersionChange;
+import dev.hangar.metadata.listing.ByteKeys;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import dev.hangar.metadata.state.MetadataStateMachine;
 import dev.hangar.metadata.state.Outcome;
@@ -105,7 +106,7 @@ class VersionConvergenceTest {
         if (random.nextInt(3) == 0) {
             // A key the previous release wrote: its first mutation, wherever it runs, migrates it.
             String key = KEYS.getFirst();
-            Entry legacy = Entry.of(MetaKeys.objects(bucket), ObjectSlots.legacy(MetaKeys.utf8(key)),
+            Entry legacy = Entry.of(MetaKeys.objects(bucket), ObjectSlots.legacy(ByteKeys.utf8(key)),
                     LegacyStacks.encode(List.of(version(bucket, key, "old-2", -2),
                             version(bucket, key, ObjectVersion.NULL_VERSION, -1), version(bucket, key, "old-1", -3))),
                     coordinators.getFirst().clock().now());

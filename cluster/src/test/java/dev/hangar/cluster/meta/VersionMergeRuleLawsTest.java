@@ -6,6 +6,7 @@ import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.cluster.table.MergeRuleLaws;
 import dev.hangar.cluster.table.Timestamp;
+import dev.hangar.metadata.listing.ByteKeys;
 import java.util.List;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class VersionMergeRuleLawsTest {
     private static final VersionMergeRule RULE = VersionMergeRule.INSTANCE;
     private static final byte[] OBJECTS = MetaKeys.objects("photos");
-    private static final byte[] KEY = MetaKeys.utf8("cat.jpg");
+    private static final byte[] KEY = ByteKeys.utf8("cat.jpg");
     private static final List<NodeId> NODES = List.of(new NodeId("a"), new NodeId("b"), new NodeId("c"));
     private static final int CASES = 2_000;
 

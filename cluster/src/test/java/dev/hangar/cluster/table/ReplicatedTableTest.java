@@ -185,7 +185,7 @@ class ReplicatedTableTest {
         // Limit 1, cap 10: pages end at k09 and k19 (the cap), at k25 (the live entry), and at the end.
         List<String> seen = new ArrayList<>();
         int pages = readAllPages(table("c"), 1, seen);
-        assertThat(ReplicatedTable.pageCap(1)).isEqualTo(10);
+        assertThat(QuorumRead.pageCap(1)).isEqualTo(10);
         assertThat(seen).containsExactly("k25");
         assertThat(pages).isEqualTo(4);
 

@@ -2,6 +2,7 @@ package dev.hangar.metadata.rocksdb;
 
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.StoreStatistics;
+import dev.hangar.metadata.listing.ByteKeys;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -27,7 +28,7 @@ enum Counter {
     private final byte[] key;
 
     Counter(String key) {
-        this.key = Keys.utf8(key);
+        this.key = ByteKeys.utf8(key);
     }
 
     byte[] key() {

@@ -2,6 +2,8 @@ package dev.hangar.metadata.rocksdb;
 
 import dev.hangar.blockstore.SyncPolicy;
 import dev.hangar.metadata.MetadataStorageException;
+import dev.hangar.metadata.listing.ByteKeys;
+import dev.hangar.metadata.listing.OrderedCursor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -195,7 +197,7 @@ final class Database implements AutoCloseable {
     Cursor cursorUnder(Family family, byte[] prefix) {
         int extracted = Tuning.prefixBytes(family);
         boolean prefixSeek = extracted > 0 && prefix.length >= extracted;
-        return new Cursor(family, Keys.pastPrefix(prefix), prefixSeek, null, true);
+        return new Cursor(family, ByteKeys.pastPrefix(prefix), prefixSeek, null, true);
     }
 
     /** A consistent view of the whole database as it is now, for reads that span families. */
@@ -388,8 +390,11 @@ final class Database implements AutoCloseable {
         }
     }
 
-    /** A RocksDB iterator with its read options; every key and value it returns is a copy. */
-    final class Cursor implements AutoCloseable {
+    /**
+     * A RocksDB iterator with its read options; every key and value it returns is a copy. It is the
+     * {@link OrderedCursor} that the listing rules read on a single node.
+     */
+    final class Cursor implements OrderedCursor, AutoCloseable {
         private final Family family;
         private final @Nullable Slice upperBound;
         private final ReadOptions readOptions;
@@ -418,7 +423,8 @@ final class Database implements AutoCloseable {
             this.iterator = db.newIterator(families.get(family), readOptions);
         }
 
-        void seek(byte[] target) {
+        @Override
+        public void seek(byte[] target) {
             iterator.seek(target);
         }
 
@@ -426,7 +432,8 @@ final class Database implements AutoCloseable {
             iterator.seekToFirst();
         }
 
-        void next() {
+        @Override
+        public void next() {
             iterator.next();
         }
 
@@ -443,11 +450,14 @@ final class Database implements AutoCloseable {
             return false;
         }
 
-        byte[] key() {
-            return iterator.key();
+        /** The key at the cursor; null at the end. */
+        @Override
+        public byte @Nullable [] key() {
+            return valid() ? iterator.key() : null;
         }
 
-        byte[] value() {
+        @Override
+        public byte[] value() {
             return iterator.value();
         }
 

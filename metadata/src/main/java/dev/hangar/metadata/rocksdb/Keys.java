@@ -1,11 +1,13 @@
 package dev.hangar.metadata.rocksdb;
 
+import static dev.hangar.metadata.listing.ByteKeys.concat;
+import static dev.hangar.metadata.listing.ByteKeys.string;
+import static dev.hangar.metadata.listing.ByteKeys.utf8;
+
 import dev.hangar.blockstore.BlockId;
+import dev.hangar.metadata.listing.ByteKeys;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HexFormat;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Key layouts of the column families. Names are UTF-8 so that byte order is S3's listing order;
@@ -35,7 +37,6 @@ final class Keys {
     static final byte SEPARATOR = 0;
     private static final HexFormat HEX = HexFormat.of();
     private static final int BLOCK_ID_BYTES = 16;
-    private static final int PART_NUMBER_BYTES = 4;
     private static final int SEQUENCE_BYTES = 8;
     static final byte[] META_LAYOUT = utf8("layout");
     static final byte[] META_SEQUENCE = utf8("sequence");
@@ -55,11 +56,6 @@ final class Keys {
 
     static byte[] object(String bucket, String key) {
         return concat(bucketScope(bucket), utf8(key));
-    }
-
-    /** The object key of an objects-family key of the bucket whose scope has this length. */
-    static String objectKey(byte[] raw, int scopeLength) {
-        return string(raw, scopeLength, raw.length);
     }
 
     /** The bucket and key of an objects-family key: the bucket name ends at the first separator. */
@@ -113,16 +109,6 @@ final class Keys {
         return ~ByteBuffer.wrap(raw, raw.length - SEQUENCE_BYTES, SEQUENCE_BYTES).getLong();
     }
 
-    /** Where the object key inside a versions-family key ends: at the separator before the sequence. */
-    static int versionKeyEnd(byte[] raw) {
-        return raw.length - SEQUENCE_BYTES - 1;
-    }
-
-    /** The object key of a versions-family key of the bucket whose scope has this length. */
-    static String versionKey(byte[] raw, int scopeLength) {
-        return string(raw, scopeLength, versionKeyEnd(raw));
-    }
-
     static byte[] bucketConfig(String bucket, String kind) {
         if (kind.isEmpty()) {
             throw new IllegalArgumentException("configuration kind must not be empty");
@@ -150,25 +136,15 @@ final class Keys {
         return concat(bucketScope(bucket), utf8(requireNoSeparator(key, "upload key")), new byte[] {SEPARATOR});
     }
 
-    /** Where the object key inside an uploads-family key ends: at the separator before the id. */
-    static int uploadKeyEnd(byte[] raw) {
+    /** The upload id of an uploads-family key: after the last separator (ids hold none). */
+    static String uploadId(byte[] raw) {
         for (int i = raw.length - 1; i >= 0; i--) {
             if (raw[i] == SEPARATOR) {
-                return i;
+                return string(raw, i + 1, raw.length);
             }
         }
         throw new IllegalArgumentException("not an upload key");
     }
-
-    static UploadName uploadName(byte[] raw) {
-        int bucketEnd = indexOf(raw, SEPARATOR);
-        int keyEnd = uploadKeyEnd(raw);
-        return new UploadName(
-                string(raw, 0, bucketEnd), string(raw, bucketEnd + 1, keyEnd), string(raw, keyEnd + 1, raw.length));
-    }
-
-    /** The identity of an upload as its key spells it. */
-    record UploadName(String bucket, String key, String uploadId) {}
 
     /** The prefix of every part key of an upload. */
     static byte[] partsOf(String uploadId) {
@@ -176,11 +152,7 @@ final class Keys {
     }
 
     static byte[] part(String uploadId, int partNumber) {
-        return concat(partsOf(uploadId), ByteBuffer.allocate(PART_NUMBER_BYTES).putInt(partNumber).array());
-    }
-
-    static int partNumber(byte[] raw) {
-        return ByteBuffer.wrap(raw, raw.length - PART_NUMBER_BYTES, PART_NUMBER_BYTES).getInt();
+        return concat(partsOf(uploadId), ByteKeys.int32(partNumber));
     }
 
     static byte[] garbage(BlockId id) {
@@ -205,67 +177,6 @@ final class Keys {
 
     static int blockIdLength() {
         return BLOCK_ID_BYTES;
-    }
-
-    /**
-     * The smallest key greater than every key that starts with {@code prefix}: the prefix with its
-     * last byte below 0xFF incremented and the 0xFF bytes after it dropped; null if there is none
-     * (a prefix of 0xFF bytes only).
-     */
-    static byte @Nullable [] pastPrefix(byte[] prefix) {
-        for (int i = prefix.length - 1; i >= 0; i--) {
-            if (prefix[i] != (byte) 0xFF) {
-                byte[] next = Arrays.copyOf(prefix, i + 1);
-                next[i]++;
-                return next;
-            }
-        }
-        return null;
-    }
-
-    /** The smallest key greater than {@code key}: the key followed by a 0 byte. */
-    static byte[] justAfter(byte[] key) {
-        return Arrays.copyOf(key, key.length + 1);
-    }
-
-    static boolean startsWith(byte[] bytes, byte[] prefix) {
-        return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
-    }
-
-    /** The first index of {@code needle} in {@code bytes[from, to)} that fits before {@code to}, or -1. */
-    static int indexOf(byte[] bytes, byte[] needle, int from, int to) {
-        for (int i = from; i + needle.length <= to; i++) {
-            if (Arrays.equals(bytes, i, i + needle.length, needle, 0, needle.length)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    static byte[] max(byte[] first, byte[] second) {
-        return Arrays.compareUnsigned(first, second) >= 0 ? first : second;
-    }
-
-    static byte[] concat(byte[]... parts) {
-        int length = 0;
-        for (byte[] part : parts) {
-            length += part.length;
-        }
-        byte[] result = new byte[length];
-        int position = 0;
-        for (byte[] part : parts) {
-            System.arraycopy(part, 0, result, position, part.length);
-            position += part.length;
-        }
-        return result;
-    }
-
-    static byte[] utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static String string(byte[] bytes, int from, int to) {
-        return new String(bytes, from, to - from, StandardCharsets.UTF_8);
     }
 
     private static int indexOf(byte[] bytes, byte value) {

@@ -29,6 +29,7 @@ import dev.hangar.metadata.state.Outcome;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
+import dev.hangar.metadata.listing.ByteKeys;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -204,7 +205,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
         try (var held = locks.open(); Database.Cursor cursor = database.cursor(Family.BUCKETS, null)) {
             for (cursor.seekToFirst(); cursor.valid(); cursor.next()) {
                 byte[] key = cursor.key();
-                buckets.add(RecordCodec.decodeBucket(Keys.string(key, 0, key.length), cursor.value()));
+                buckets.add(RecordCodec.decodeBucket(ByteKeys.string(key, 0, key.length), cursor.value()));
             }
         }
         return buckets;
@@ -294,7 +295,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
                 collectGarbage(ids, null, resume, max);
             }
         }
-        garbageResume = ids.isEmpty() ? null : Keys.justAfter(Keys.garbage(ids.getLast()));
+        garbageResume = ids.isEmpty() ? null : ByteKeys.justAfter(Keys.garbage(ids.getLast()));
         return ids;
     }
 
@@ -390,7 +391,7 @@ public final class RocksDbMetadataStore implements MetadataStore {
         try (var held = locks.open(); Database.Cursor cursor = database.cursor(Family.ACCESS_KEYS, null)) {
             for (cursor.seekToFirst(); cursor.valid(); cursor.next()) {
                 byte[] key = cursor.key();
-                keys.add(RecordCodec.decodeAccessKey(Keys.string(key, 0, key.length), cursor.value()));
+                keys.add(RecordCodec.decodeAccessKey(ByteKeys.string(key, 0, key.length), cursor.value()));
             }
         }
         return keys;

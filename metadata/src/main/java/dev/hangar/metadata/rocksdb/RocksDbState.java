@@ -8,6 +8,7 @@ import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
 import dev.hangar.metadata.state.MetadataState;
 import dev.hangar.metadata.state.StoredVersion;
+import dev.hangar.metadata.listing.ByteKeys;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -93,7 +94,7 @@ final class RocksDbState implements MetadataState {
         byte[] scope = Keys.partsOf(uploadId);
         try (Database.Cursor cursor = database.cursorUnder(Family.PARTS, scope)) {
             for (cursor.seek(scope); cursor.valid(); cursor.next()) {
-                parts.add(RecordCodec.decodePart(uploadId, Keys.partNumber(cursor.key()), cursor.value()));
+                parts.add(RecordCodec.decodePart(uploadId, ByteKeys.int32At(cursor.key()), cursor.value()));
             }
         }
         return parts;

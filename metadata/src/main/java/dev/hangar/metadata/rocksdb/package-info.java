@@ -5,7 +5,8 @@
  * <p>{@link dev.hangar.metadata.rocksdb.RocksDbMetadataStore} holds the semantics (what each
  * mutation reads and writes in its one atomic batch). Beneath it, package-private: {@code Database}
  * owns the RocksDB handles, {@code Keys} the key layouts, {@code RecordCodec} the value format,
- * {@code RollupScan} the S3 listing walk, {@code VersionSequence} the numbers that
+ * {@code Listings} the S3 listings ({@link dev.hangar.metadata.listing.ListingRules} over a cursor
+ * of one family), {@code VersionSequence} the numbers that
  * order versions, {@code LayoutUpgrade} the migration of a store written by an earlier release,
  * {@code Counter} the store-wide counters kept in each mutation's batch, {@code BlockReferenceWalk}
  * the snapshot scan of every block reference, {@code Tuning} the RocksDB options of each family.
