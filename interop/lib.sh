@@ -74,6 +74,19 @@ http_exchanges() {
 }
 
 # A line printed with the step's result, whatever it is (what a client did by default, say).
+# The lines the step's debug log gained since `mark=$(log_mark)` (the clients whose traces the tests read).
+log_mark() {
+  wc -l <"$STEP_DEBUG"
+}
+log_since() {
+  tail -n +"$(($1 + 1))" "$STEP_DEBUG" | tr -d '\r'
+}
+# seen_since MARK REGEX: a line since MARK matches (case-insensitive extended regex). grep reads all
+# of its input: grep -q would end the pipe early, and pipefail would fail on the SIGPIPE.
+seen_since() {
+  log_since "$1" | grep -iE "$2" >/dev/null
+}
+
 notice() {
   echo "NOTICE: $*"
   echo "$*" >>"$STEP_NOTICE"

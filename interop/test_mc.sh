@@ -39,19 +39,6 @@ http_exchanges() {
   tr -d '\r' <"$1" | grep -E '^mc: <DEBUG> ((GET|PUT|POST|HEAD|DELETE) /|HTTP/1\.[01] [0-9]{3})|<Code>|<Message>|^mc: <ERROR>' || true
 }
 
-# The lines the debug log gained since `mark=$(log_mark)`.
-log_mark() {
-  wc -l <"$STEP_DEBUG"
-}
-log_since() {
-  tail -n +"$(($1 + 1))" "$STEP_DEBUG" | tr -d '\r'
-}
-# seen_since MARK REGEX: a line since MARK matches (case-insensitive extended regex). grep reads all
-# of its input: grep -q would end the pipe early, and pipefail would fail on the SIGPIPE.
-seen_since() {
-  log_since "$1" | grep -iE "$2" >/dev/null
-}
-
 # count_requests MARK METHOD PATH_AND_QUERY_REGEX: requests since MARK whose request line matches.
 count_requests() {
   log_since "$1" | grep -cE "^mc: <DEBUG> $2 $3 HTTP/1\.1$" || true

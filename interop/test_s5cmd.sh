@@ -47,18 +47,6 @@ http_exchanges() {
   tr -d '\r' <"$1" | grep -E '^DEBUG: (Request|Response) |^(GET|PUT|POST|HEAD|DELETE) /|^HTTP/1\.[01] [0-9]{3}|^ERROR|^DEBUG [^:]|failed' || true
 }
 
-log_mark() {
-  wc -l <"$STEP_DEBUG"
-}
-log_since() {
-  tail -n +"$(($1 + 1))" "$STEP_DEBUG" | tr -d '\r'
-}
-# seen_since MARK REGEX: a line since MARK matches (case-insensitive extended regex). grep reads all
-# of its input: grep -q would end the pipe early, and pipefail would fail on the SIGPIPE.
-seen_since() {
-  log_since "$1" | grep -iE "$2" >/dev/null
-}
-
 # count_operations MARK OPERATION: the SDK requests of that S3 operation since MARK.
 count_operations() {
   log_since "$1" | grep -c "^DEBUG: Request s3/$2 Details:$" || true
