@@ -1,7 +1,6 @@
 package dev.hangar.cluster.raft;
 
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
@@ -15,7 +14,6 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.HexFormat;
-import java.util.function.Supplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import javax.net.ssl.SSLEngine;
@@ -56,50 +54,28 @@ final class SecretBoundTrustManager extends X509ExtendedTrustManager {
     private static final HexFormat HEX = HexFormat.of();
 
     private final SecretKeySpec tagKey;
-    private final Supplier<String> clusterId;
     private final Clock clock;
-
-    /** Certificates bound to the secret alone, of a node without a cluster id. */
-    SecretBoundTrustManager(byte[] tagKey, Clock clock) {
-        this(tagKey, () -> "", clock);
-    }
 
     /**
      * @param tagKey the key tags are made with ({@code secret.deriveKey(RaftTls.PURPOSE)}); copied,
      *     so the caller may clear its array
-     * @param clusterId the id of this node's cluster, "" while it has none: a peer's tag must be made for it
      * @param clock the time certificates' validity is checked against
      */
-    SecretBoundTrustManager(byte[] tagKey, Supplier<String> clusterId, Clock clock) {
+    SecretBoundTrustManager(byte[] tagKey, Clock clock) {
         this.tagKey = new SecretKeySpec(tagKey, MAC);
-        this.clusterId = clusterId;
         this.clock = clock;
     }
 
     /** The tag that a certificate for {@code publicKey} must carry: HMAC-SHA256 of its encoding under {@code tagKey}. */
     static byte[] tag(byte[] tagKey, PublicKey publicKey) {
-        return tag(new SecretKeySpec(tagKey, MAC), publicKey, "");
+        return tag(new SecretKeySpec(tagKey, MAC), publicKey);
     }
 
-    /**
-     * The tag of a certificate for {@code publicKey} in the cluster {@code clusterId}: HMAC-SHA256 of the key's
-     * encoding, then a zero byte and the id in UTF-8 unless the id is empty (so that a node without a cluster id
-     * makes the tags it always made).
-     */
-    static byte[] tag(byte[] tagKey, PublicKey publicKey, String clusterId) {
-        return tag(new SecretKeySpec(tagKey, MAC), publicKey, clusterId);
-    }
-
-    private static byte[] tag(SecretKeySpec tagKey, PublicKey publicKey, String clusterId) {
+    private static byte[] tag(SecretKeySpec tagKey, PublicKey publicKey) {
         try {
             Mac mac = Mac.getInstance(MAC);
             mac.init(tagKey);
-            mac.update(publicKey.getEncoded());
-            if (!clusterId.isEmpty()) {
-                mac.update((byte) 0);
-                mac.update(clusterId.getBytes(StandardCharsets.UTF_8));
-            }
-            return mac.doFinal();
+            return mac.doFinal(publicKey.getEncoded());
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("every JVM has " + MAC, e);
         }
@@ -136,12 +112,12 @@ final class SecretBoundTrustManager extends X509ExtendedTrustManager {
                     "the Raft peer's certificate is not valid before " + certificate.getNotBefore().toInstant());
         }
         byte[] presented = presentedTag(certificate);
-        byte[] expected = tag(tagKey, key, clusterId.get());
+        byte[] expected = tag(tagKey, key);
         boolean bound = MessageDigest.isEqual(expected, presented);
         Arrays.fill(expected, (byte) 0);
         if (!bound) {
             throw new CertificateException("the Raft peer's certificate is not bound to this cluster's secret"
-                    + " and id (its tag was made with another secret, for another cluster, or altered)");
+                    + " (its tag was made with another secret, or altered)");
         }
         try {
             certificate.verify(key);
