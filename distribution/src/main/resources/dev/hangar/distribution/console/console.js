@@ -79,13 +79,19 @@ function keyPath(key) {
 
 class Unauthorized extends Error {}
 
-async function call(path, options) {
+// A request with the token; a refused token is Unauthorized, any other status is the caller's to judge.
+async function send(path, options) {
   const init = Object.assign({}, options || {});
   init.headers = Object.assign({ Authorization: 'Bearer ' + sessionStorage.getItem(TOKEN) }, init.headers || {});
   const response = await fetch(path, init);
   if (response.status === 401) {
     throw new Unauthorized('the administration token was refused');
   }
+  return response;
+}
+
+async function call(path, options) {
+  const response = await send(path, options);
   if (!response.ok) {
     throw new Error(await failure(response));
   }
@@ -513,8 +519,7 @@ async function showCluster() {
 
 // Health answers 503 with its body while it is DOWN: that is a status to show, not a failure.
 async function healthStatus() {
-  const response = await fetch('/actuator/health', { headers: { Authorization: 'Bearer ' + sessionStorage.getItem(TOKEN) } });
-  if (response.status === 401) throw new Unauthorized('the administration token was refused');
+  const response = await send('/actuator/health');
   if (!response.ok && response.status !== 503) throw new Error(await failure(response));
   return response.json();
 }
@@ -562,9 +567,7 @@ const sampler = {
 
 // A metric's measurements by statistic; empty when the metric has no value yet (no request of that kind).
 async function metric(name) {
-  const response = await fetch('/actuator/metrics/' + name,
-    { headers: { Authorization: 'Bearer ' + sessionStorage.getItem(TOKEN) } });
-  if (response.status === 401) throw new Unauthorized('the administration token was refused');
+  const response = await send('/actuator/metrics/' + name);
   if (!response.ok) return {};
   const body = await response.json();
   const values = Object.fromEntries(body.measurements.map(m => [m.statistic, m.value]));
