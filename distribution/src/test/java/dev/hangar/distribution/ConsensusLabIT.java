@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,10 +42,20 @@ class ConsensusLabIT {
         assumeFalse(SuiteCluster.isOn(), "ConsensusLabIT runs in the default failsafe execution only");
         assumeFalse("skip".equalsIgnoreCase(System.getenv().getOrDefault("HANGAR_CONTAINERS", "")),
                 "HANGAR_CONTAINERS=skip: not starting containers");
-        int exit = new CommandLine(new ConsensusLab()).execute("--image", IMAGE, "--policies", String.join(",", POLICIES),
+        // The lab's failure travels into this test's own failure message: a summary of the run shows why, not
+        // only that the exit status was 1.
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        CommandLine lab = new CommandLine(new ConsensusLab()).setExecutionExceptionHandler((e, command, parsed) -> {
+            failure.set(e);
+            return 1;
+        });
+        int exit = lab.execute("--image", IMAGE, "--policies", String.join(",", POLICIES),
                 "--topologies", "3", "--rtts", "0,100", "--jitter-percent", "0", "--warmup", "3", "--rounds",
                 Integer.toString(ROUNDS), "--clients", "1,8", "--load-seconds", "3", "--load-rtt", "10", "--races",
                 Integer.toString(RACES), "--failover-seconds", "8", "--failover-clients", "4", "--out", out.toString());
+        if (failure.get() != null) {
+            throw new AssertionError("the lab failed: " + failure.get(), failure.get());
+        }
         assertThat(exit).as("the lab's exit status (its output above says why)").isZero();
 
         List<Map<String, String>> latency = Csv.read(out.resolve("latency.csv"));

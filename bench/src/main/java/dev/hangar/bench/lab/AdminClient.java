@@ -23,6 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class AdminClient implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final int SCRAPE_ATTEMPTS = 3;
     /** {@code hangar_cluster_rounds_sum{kind="metadata",operation="PutObject",...} 12.0}, and {@code _count}. */
     private static final Pattern ROUNDS = Pattern.compile(
             "^hangar_cluster_rounds_(sum|count)\\{([^}]*)}\\s+(\\S+)$", Pattern.MULTILINE);
@@ -67,11 +68,31 @@ public final class AdminClient implements AutoCloseable {
      * {@code hangar_cluster_rounds{kind="metadata"}}, summed over its other labels.
      */
     public Map<String, double[]> metadataRounds() throws IOException {
-        HttpResponse<String> response = send(request("/actuator/prometheus").GET());
-        if (response.statusCode() != 200) {
-            throw new IOException("metrics of " + management + " answered " + response.statusCode());
+        // A scrape may time out on a loaded machine (the lab's containers share its cores): a few tries, since the
+        // counters only grow and a later reading is as good as the first.
+        IOException last = null;
+        for (int attempt = 0; attempt < SCRAPE_ATTEMPTS; attempt++) {
+            try {
+                HttpResponse<String> response = send(request("/actuator/prometheus").GET());
+                if (response.statusCode() == 200) {
+                    return parseRounds(response.body());
+                }
+                last = new IOException("metrics of " + management + " answered " + response.statusCode());
+            } catch (IOException e) {
+                last = e;
+            }
+            pause();
         }
-        return parseRounds(response.body());
+        throw last;
+    }
+
+    private static void pause() throws IOException {
+        try {
+            Thread.sleep(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
     }
 
     static Map<String, double[]> parseRounds(String exposition) {

@@ -203,10 +203,17 @@ public final class LabCluster implements AutoCloseable {
             return false;
         }
         long version = status.get("layout").get("version").asLong();
-        admin.change("{\"action\":\"stage\",\"node\":\"" + GATEWAY + "\",\"zone\":\"" + topology.gatewayZone()
-                + "\",\"capacity\":0}");
-        admin.change("{\"action\":\"apply\",\"version\":" + version + "}");
-        return true;
+        try {
+            admin.change("{\"action\":\"stage\",\"node\":\"" + GATEWAY + "\",\"zone\":\"" + topology.gatewayZone()
+                    + "\",\"capacity\":0}");
+            admin.change("{\"action\":\"apply\",\"version\":" + version + "}");
+            return true;
+        } catch (IllegalStateException refused) {
+            // The layout moved on between the read and the apply (bootstrap still spreading, on a loaded machine):
+            // the apply names a version that is no longer current. Staging again on the next poll is harmless.
+            System.out.println("[consensus-lab] staging the gateway again later: " + refused.getMessage());
+            return false;
+        }
     }
 
     private @Nullable String formationProblem(@Nullable JsonNode cluster) {
