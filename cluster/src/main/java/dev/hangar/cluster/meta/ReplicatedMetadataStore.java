@@ -107,6 +107,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     private final SettingsCache settings;
     private final SettingsInvalidation.Served invalidation;
     private final GarbageCheck garbage;
+    private final CommitWindow commitWindow;
     private final BlindWrite blindWrite;
     private final ObjectListings objectListings;
     private final RecordListings recordListings;
@@ -147,6 +148,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         this.settings = new SettingsCache(quorum, settingsTtl);
         this.invalidation = invalidation.serve(settings);
         this.garbage = new GarbageCheck(GarbageQueue.open(garbageDir), quorum, garbageGrace);
+        this.commitWindow = CommitWindow.within(garbageGrace);
         this.blindWrite = new BlindWrite(table, settings);
         this.objectListings = new ObjectListings(quorum);
         this.recordListings = new RecordListings(quorum);
@@ -169,10 +171,12 @@ public final class ReplicatedMetadataStore implements MetadataStore {
                 garbage.add(blind.get().garbage(), owner);
                 return blind.get().outcome();
             }
+            long readFrom = System.nanoTime();
             long stamp = VersionValue.stamp(table.clock().now());
             ReplicatedState state = new ReplicatedState(quorum, settings, changesSettings(command));
             Outcome<R> outcome = MetadataStateMachine.apply(command, stamp, state);
             if (outcome instanceof Outcome.Done<R>) {
+                commitWindow.require(readFrom, command);
                 write(state.entries(table.clock().now()), command);
             }
             garbage.add(state.garbage(), owner);

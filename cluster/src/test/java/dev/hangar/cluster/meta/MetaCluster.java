@@ -99,8 +99,13 @@ final class MetaCluster implements AutoCloseable {
         /** As {@link #openStore()}, keeping settings read from the quorum for {@code settingsTtl}. */
         ReplicatedMetadataStore openStore(Duration settingsTtl) {
             // No garbage grace: the contract expects queued blocks back at once.
+            return openStore(settingsTtl, Duration.ZERO);
+        }
+
+        /** As {@link #openStore(Duration)}, with this garbage grace. */
+        ReplicatedMetadataStore openStore(Duration settingsTtl, Duration garbageGrace) {
             store = new ReplicatedMetadataStore(table, dir.resolve(id.value()).resolve("garbage"),
-                    settingsTtl, Duration.ZERO, invalidation);
+                    settingsTtl, garbageGrace, invalidation);
             return store;
         }
 
