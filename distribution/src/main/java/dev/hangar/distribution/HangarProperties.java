@@ -52,8 +52,9 @@ public record HangarProperties(
      * @param readTimeout a request body that sends nothing for this long is abandoned
      * @param writeTimeout a response body the client takes nothing of for this long is abandoned, its
      *     connection closed
-     * @param maxConnections connections beyond this many per listener are closed as they are accepted (keep
-     *     it below the process's file descriptor limit)
+     * @param maxConnections a connection beyond this many on a listener gets {@code 503 SlowDown} for its first
+     *     request and is closed; beyond a quarter more (at least 16 more) new ones are closed as they are
+     *     accepted (keep that below the process's file descriptor limit)
      * @param maxConcurrentRequests requests beyond this many running at once on a listener are answered
      *     {@code 503 SlowDown}
      * @param managementMaxConcurrentRequests requests beyond this many running at once on the management

@@ -37,8 +37,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * a test: idle connections and clients that never read a large GET neither exhaust the server's memory nor keep
  * other clients out, and are closed by the timeouts; a slowloris client (headers a byte at a time) is cut at the
  * header timeout although it is never idle; a body that stops is cut at the read timeout and stores nothing;
- * requests beyond the concurrency limit are answered {@code 503 SlowDown}; connections beyond the connection
- * limit are closed.
+ * requests beyond the concurrency limit are answered {@code 503 SlowDown}; a connection beyond the connection
+ * limit gets {@code 503 SlowDown} and is closed, and one beyond its hard cap is closed at accept.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
@@ -54,6 +54,8 @@ class ListenerLimitsIT {
     /** The limited server's limits: requests at once, connections. */
     private static final int CONCURRENT = 8;
     private static final int CONNECTIONS = 20;
+    /** Beyond this many connections new ones are closed at accept: the limit and a quarter more, at least 16. */
+    private static final int HARD_CAP = CONNECTIONS + 16;
     /** The limited server's management requests at once. */
     private static final int MANAGEMENT_CONCURRENT = 3;
     private static final String ADMIN_TOKEN = "hangar-limits-admin-token-0123456789abcdef";
@@ -303,17 +305,45 @@ class ListenerLimitsIT {
     }
 
     @Test
-    void connectionsBeyondTheLimitAreClosed() throws Exception {
+    void aConnectionBeyondTheLimitIsSlowDownAndBeyondTheHardCapClosedAtAccept() throws Exception {
         List<Socket> open = new ArrayList<>();
         try {
             // The client's own pooled connection may be one of them: fill up to the limit, then one more.
             while (open.size() < CONNECTIONS) {
                 open.add(connect(limited.port()));
             }
-            try (Socket extra = connect(limited.port())) {
-                assertThat(closedBy(extra, System.nanoTime() + MARGIN.toNanos()))
-                    .as("a connection beyond %d is closed", CONNECTIONS).isTrue();
+            // The server counts a connection when it has taken it from the accept queue, which may be a moment
+            // after the client's connect returned: a request on a connection it has not yet counted is served
+            // (and, asking for it, closed). Try again until one is counted beyond the limit.
+            long deadline = System.nanoTime() + MARGIN.toNanos();
+            String answer = "";
+            while (!answer.startsWith("HTTP/1.1 503") && System.nanoTime() < deadline) {
+                try (Socket extra = connect(limited.port())) {
+                    extra.getOutputStream().write(("GET /limits/small HTTP/1.1\r\nHost: localhost:" + limited.port()
+                        + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                    answer = readUntilClosed(extra, System.nanoTime() + MARGIN.toNanos());
+                }
             }
+            assertThat(answer).as("the answer to a request on a connection beyond %d", CONNECTIONS)
+                .startsWith("HTTP/1.1 503").contains("<Code>SlowDown</Code>").containsIgnoringCase("connection: close");
+
+            // Connections that send nothing hold no more than the hard cap: up to it they wait (for a request or
+            // the idle timeout), beyond it they are closed as they are accepted, without a byte.
+            while (open.size() < HARD_CAP) {
+                open.add(connect(limited.port()));
+            }
+            boolean closedAtAccept = false;
+            while (!closedAtAccept && System.nanoTime() < deadline + MARGIN.toNanos()) {
+                Socket beyond = connect(limited.port());
+                // Closed at once, or not counted beyond the cap yet: then it holds a place, and the next one tries.
+                if (closedWithin(beyond, Duration.ofSeconds(2))) {
+                    closedAtAccept = true;
+                    beyond.close();
+                } else {
+                    open.add(beyond);
+                }
+            }
+            assertThat(closedAtAccept).as("a connection beyond %d closed at accept, without a byte", HARD_CAP).isTrue();
         } finally {
             closeAll(open);
         }
@@ -327,6 +357,47 @@ class ListenerLimitsIT {
             }
         }
         assertThat(served).as("new connections are taken once the others closed").isTrue();
+    }
+
+    /** Whether the server closed the connection within {@code wait} without sending anything. */
+    private static boolean closedWithin(Socket socket, Duration wait) throws IOException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        InputStream in = socket.getInputStream();
+        while (System.nanoTime() < deadline) {
+            try {
+                int read = in.read();
+                if (read >= 0) {
+                    throw new AssertionError("a connection beyond the hard cap was sent a byte: " + (char) read);
+                }
+                return true;
+            } catch (SocketTimeoutException nothingYet) {
+                // still open
+            } catch (SocketException reset) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What the server sent until it closed the connection; fails if it is still open at the deadline. */
+    private static String readUntilClosed(Socket socket, long deadlineNanos) throws IOException {
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        while (System.nanoTime() < deadlineNanos) {
+            try {
+                int read = in.read(buffer);
+                if (read < 0) {
+                    return received.toString(StandardCharsets.UTF_8);
+                }
+                received.write(buffer, 0, read);
+            } catch (SocketTimeoutException nothingYet) {
+                // still open
+            } catch (SocketException reset) {
+                return received.toString(StandardCharsets.UTF_8);
+            }
+        }
+        throw new AssertionError("the connection was still open after " + MARGIN + "; received: " + received);
     }
 
     /** A signed PUT of 100,000 bytes that sends 1,000 of them and waits, holding its request open. */

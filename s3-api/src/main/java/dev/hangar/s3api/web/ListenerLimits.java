@@ -15,7 +15,8 @@ import reactor.netty.http.server.HttpServer;
  * @param readTimeout a request body that sends nothing for this long is abandoned and its connection closed
  * @param writeTimeout a response the client takes nothing of for this long is abandoned and its connection
  *     closed
- * @param maxConnections connections beyond this many are closed as they are accepted
+ * @param maxConnections a connection beyond this many gets {@code 503 SlowDown} for its first request and is
+ *     closed; beyond a quarter more (at least 16 more) new connections are closed as they are accepted
  * @param maxConcurrentRequests requests beyond this many running at once are answered {@code 503 SlowDown}
  */
 public record ListenerLimits(Duration idleTimeout, Duration headerTimeout, Duration readTimeout,
@@ -41,15 +42,15 @@ public record ListenerLimits(Duration idleTimeout, Duration headerTimeout, Durat
     }
 
     /**
-     * The server with these limits on its connections: idle, header and read timeouts, the connection limit,
+     * The server with these limits on its connections: idle, header and read timeouts, the connection limit
+     * ({@link ConnectionLimit}),
      * and the send window that bounds what an unread response holds. The concurrency limit is a
      * {@linkplain S3Api#concurrencyFilter() filter} of the handler's.
      */
     public HttpServer applyTo(HttpServer server) {
-        return SendWindow.install(RequestHeadDeadline.install(server
+        return SendWindow.install(RequestHeadDeadline.install(ConnectionLimit.install(server
                 .idleTimeout(idleTimeout)
-                .readTimeout(readTimeout)
-                .maxConnections(maxConnections), headerTimeout));
+                .readTimeout(readTimeout), maxConnections), headerTimeout));
     }
 
     private static void requirePositive(Duration duration, String what) {
