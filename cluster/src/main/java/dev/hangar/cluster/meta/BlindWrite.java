@@ -46,8 +46,8 @@ final class BlindWrite {
         this.settings = settings;
     }
 
-    /** What applying a command gave, and the blocks to queue once it returned. */
-    record Applied<R>(Outcome<R> outcome, List<BlockId> garbage) {}
+    /** What applying a command gave, the entries it wrote, and the blocks to queue once it returned. */
+    record Applied<R>(Outcome<R> outcome, List<Entry> written, List<BlockId> garbage) {}
 
     /**
      * Applies {@code command} blindly if it may be ({@code "null"} version, no precondition, no lock
@@ -97,11 +97,13 @@ final class BlindWrite {
         ReplicatedState real = new ReplicatedState(EntrySource.of(found), settings, false);
         Outcome<R> outcome = MetadataStateMachine.apply(command, stamp, real);
         List<Entry> needed = real.entries(table.clock().now());
+        List<Entry> written = new ArrayList<>(blind);
         if (outcome instanceof Outcome.Done<R>
                 && !leavesTheSame(swapped.previous().orElse(null), blind.getFirst(), needed, slot)) {
             Replies.join(table.putAll(needed), "write object " + key);
+            written.addAll(needed);
         }
-        return Optional.of(new Applied<>(outcome, real.garbage()));
+        return Optional.of(new Applied<>(outcome, written, real.garbage()));
     }
 
     /**

@@ -80,7 +80,7 @@ final class LocalReplica {
      * version, one for a version entry, the whole stack for a legacy entry. (A legacy entry whose
      * migration a crash interrupted may count some versions twice until the key's next mutation.)
      */
-    private static List<ObjectVersion> versionsOf(Entry entry) {
+    static List<ObjectVersion> versionsOf(Entry entry) {
         String bucket = MetaKeys.scope(entry.partitionKey());
         ObjectSlots.Slot slot = ObjectSlots.parse(entry.sortKey());
         byte[] value = entry.value();

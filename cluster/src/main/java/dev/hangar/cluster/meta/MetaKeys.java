@@ -20,6 +20,8 @@ import dev.hangar.metadata.listing.ByteKeys;
  *       list by key, then by id, as in the single-node store
  *   <li>{@code P 0 uploadId}: parts, sort key the part number as 4 bytes big-endian
  *   <li>{@code K}: access keys, sort key the id
+ *   <li>{@code D}: marks of bucket deletions in progress, sort key {@code bucket 0 markId}, so that
+ *       a bucket's marks are one range ({@link BucketDeletion})
  * </ul>
  *
  * <p>Names are UTF-8, so byte order is S3's listing order. Bucket names, upload ids and object
@@ -33,6 +35,7 @@ final class MetaKeys {
     static final byte UPLOAD_TAG = 'U';
     static final byte PART_TAG = 'P';
     static final byte ACCESS_KEY_TAG = 'K';
+    static final byte DELETION_TAG = 'D';
     static final byte SEPARATOR = 0;
 
     private MetaKeys() {}
@@ -43,6 +46,19 @@ final class MetaKeys {
 
     static byte[] accessKeys() {
         return new byte[] {ACCESS_KEY_TAG};
+    }
+
+    static byte[] bucketDeletions() {
+        return new byte[] {DELETION_TAG};
+    }
+
+    /** The first sort key of a bucket's deletion marks; {@link ByteKeys#pastPrefix} of it ends them. */
+    static byte[] deletionMarks(String bucket) {
+        return concat(utf8(bucketName(bucket)), new byte[] {SEPARATOR});
+    }
+
+    static byte[] deletionMark(String bucket, String markId) {
+        return concat(deletionMarks(bucket), utf8(markId));
     }
 
     static byte[] configs(String bucket) {

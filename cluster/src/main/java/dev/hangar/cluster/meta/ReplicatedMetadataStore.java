@@ -5,10 +5,12 @@ import dev.hangar.blockstore.BlockRef;
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.cluster.table.MergeRule;
 import dev.hangar.cluster.table.ReplicatedTable;
+import dev.hangar.cluster.table.Timestamp;
 import dev.hangar.metadata.AccessKey;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.ListQuery;
 import dev.hangar.metadata.MetadataStore;
+import dev.hangar.metadata.MetadataUnavailableException;
 import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.ObjectVersion;
@@ -24,6 +26,7 @@ import dev.hangar.metadata.listing.ByteKeys;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import dev.hangar.metadata.state.MetadataStateMachine;
 import dev.hangar.metadata.state.Outcome;
+import dev.hangar.metadata.state.Refusal;
 import java.nio.file.Path;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -69,7 +72,8 @@ import org.jspecify.annotations.Nullable;
  * concurrently through different nodes are all kept, and a deleted version stays deleted. A
  * command whose entries span several partition keys (completing an upload, deleting a bucket) is
  * not atomic across them: a crash in the middle can leave some written, which a retry or the
- * garbage check below copes with.
+ * garbage check below copes with. A bucket's deletion and a write into the bucket through another
+ * node are kept from both succeeding ({@link BucketDeletion}), at one more round for the write.
  *
  * <p><b>Unavailability.</b> A command that misses its quorum throws {@link
  * dev.hangar.metadata.MetadataUnavailableException}, and its outcome is then unknown: the write may
@@ -109,6 +113,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     private final GarbageCheck garbage;
     private final CommitWindow commitWindow;
     private final BlindWrite blindWrite;
+    private final BucketDeletion deletion;
     private final ObjectListings objectListings;
     private final RecordListings recordListings;
     private final StoreLocks locks = new StoreLocks();
@@ -150,6 +155,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         this.garbage = new GarbageCheck(GarbageQueue.open(garbageDir), quorum, garbageGrace);
         this.commitWindow = CommitWindow.within(garbageGrace);
         this.blindWrite = new BlindWrite(table, settings);
+        this.deletion = new BucketDeletion(table, quorum, BucketDeletion.DEFAULT_LEASE);
         this.objectListings = new ObjectListings(quorum);
         this.recordListings = new RecordListings(quorum);
     }
@@ -160,28 +166,89 @@ public final class ReplicatedMetadataStore implements MetadataStore {
      * Applies the command with {@link MetadataStateMachine} under this node's locks of the command
      * ({@link StoreLocks#forCommand}): blindly if {@link BlindWrite} may, else on the state read
      * from the quorum, writing what it wrote if it was done, and queuing the blocks it freed once
-     * that write succeeded (a refusal's too).
+     * that write succeeded (a refusal's too). A bucket's deletion, and a write that adds to a
+     * bucket, take the further steps of {@link BucketDeletion}.
      */
     @Override
+    @SuppressWarnings("unchecked") // A DeleteBucket's result is a Boolean.
     public <R> Outcome<R> apply(MetadataCommand<R> command) {
         try (var held = locks.forCommand(command)) {
+            if (command instanceof MetadataCommand.DeleteBucket delete) {
+                return (Outcome<R>) deleteBucket(delete);
+            }
             GarbageQueue.Owner owner = ownerOf(command);
+            Outcome<R> outcome;
+            List<Entry> written;
+            List<BlockId> freed = new ArrayList<>();
             Optional<BlindWrite.Applied<R>> blind = blindWrite.apply(command);
             if (blind.isPresent()) {
-                garbage.add(blind.get().garbage(), owner);
-                return blind.get().outcome();
+                outcome = blind.get().outcome();
+                written = blind.get().written();
+                freed.addAll(blind.get().garbage());
+            } else {
+                long readFrom = System.nanoTime();
+                long stamp = VersionValue.stamp(table.clock().now());
+                ReplicatedState state = new ReplicatedState(quorum, settings, changesSettings(command));
+                outcome = MetadataStateMachine.apply(command, stamp, state);
+                written = List.of();
+                if (outcome instanceof Outcome.Done<R>) {
+                    commitWindow.require(readFrom, command);
+                    written = state.entries(table.clock().now());
+                    write(written, command);
+                }
+                freed.addAll(state.garbage());
             }
-            long readFrom = System.nanoTime();
-            long stamp = VersionValue.stamp(table.clock().now());
-            ReplicatedState state = new ReplicatedState(quorum, settings, changesSettings(command));
-            Outcome<R> outcome = MetadataStateMachine.apply(command, stamp, state);
-            if (outcome instanceof Outcome.Done<R>) {
-                commitWindow.require(readFrom, command);
-                write(state.entries(table.clock().now()), command);
+            garbage.add(freed, owner);
+            String bucket = BucketDeletion.addedTo(command);
+            if (bucket != null && outcome instanceof Outcome.Done<R> && !written.isEmpty()
+                    && !deletion.survives(bucket)) {
+                return withdraw(bucket, written, owner);
             }
-            garbage.add(state.garbage(), owner);
             return outcome;
         }
+    }
+
+    /**
+     * Deletes a bucket as {@link BucketDeletion} says: its mark first, then the state machine on
+     * the quorum's state, then the outcome and the mark's removal in one write.
+     */
+    private Outcome<Boolean> deleteBucket(MetadataCommand.DeleteBucket command) {
+        BucketDeletion.Mark mark = deletion.begin(command.bucket());
+        List<Entry> entries;
+        Outcome<Boolean> outcome;
+        try {
+            long readFrom = System.nanoTime();
+            ReplicatedState state = new ReplicatedState(quorum, settings, true);
+            outcome = MetadataStateMachine.apply(command, VersionValue.stamp(table.clock().now()), state);
+            if (outcome instanceof Outcome.Done<Boolean>) {
+                commitWindow.require(readFrom, command);
+            }
+            Timestamp now = table.clock().now();
+            entries = new ArrayList<>(outcome instanceof Outcome.Done<Boolean> ? state.entries(now) : List.of());
+            entries.add(BucketDeletion.end(mark, now));
+        } catch (RuntimeException e) {
+            deletion.abandonAfter(mark, e);
+            throw e;
+        }
+        if (!deletion.inTime(mark)) {
+            deletion.abandon(mark);
+            throw new MetadataUnavailableException("metadata unavailable: the deletion of bucket " + command.bucket()
+                    + " took longer than writes into it wait for it; nothing was deleted");
+        }
+        write(entries, command);
+        return outcome;
+    }
+
+    /**
+     * Undoes a write into a bucket found deleted meanwhile: what it wrote there goes back dead, and
+     * the blocks it added are queued (checked against the key before they go, as any).
+     */
+    private <R> Outcome<R> withdraw(String bucket, List<Entry> written, GarbageQueue.@Nullable Owner owner) {
+        settings.forget(MetaKeys.buckets(), MetaKeys.bucket(bucket));
+        Replies.join(table.putAll(BucketDeletion.withdrawal(written, table.clock().now())),
+                "withdraw a write from deleted bucket " + bucket);
+        garbage.add(BucketDeletion.blocksOf(written), owner);
+        return Outcome.refused(Refusal.NO_SUCH_BUCKET, "bucket " + bucket + " was deleted meanwhile");
     }
 
     // The cached copy of a setting goes before the write (no read during it caches the old value

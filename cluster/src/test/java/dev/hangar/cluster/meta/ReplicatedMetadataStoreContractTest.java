@@ -67,10 +67,7 @@ class ReplicatedMetadataStoreContractTest extends AbstractMetadataStoreContractT
                 "concurrentOverwritesQueueEveryReplacedBlockExactlyOnce",
                 "overwrites through different nodes are not serialised: each frees what its own write replaced,"
                         + " so two racing overwrites may both free one version and neither the one between them"
-                        + " (an orphan, never a block still referenced)",
-                "noObjectIsCommittedIntoABucketBeingDeleted",
-                "a bucket's deletion checks it is empty against its own quorum read: a write through another node"
-                        + " at that moment can land in the deleted bucket's partition (invisible, an orphan)");
+                        + " (an orphan, never a block still referenced)");
     }
 
     @Override
