@@ -82,7 +82,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Garbage.</b> This node's queue of blocks to free ({@link GarbageQueue}) is local; blocks a
  * command makes unreachable are queued after its write succeeded (a crash in between leaves
- * orphans), and handed out only after a grace and a check of their key ({@link GarbageCheck}).
+ * orphans), and so are those of every version this node's replica sees displaced by a newer one
+ * in the slot ({@link DisplacedVersions}): overwrites racing through different nodes leave no
+ * orphan. Queued blocks are handed out only after a grace and a check of their key ({@link
+ * GarbageCheck}).
  *
  * <p><b>Whole-store views.</b> {@link #statistics} and {@link #forEachBlockReference} read this
  * node's replica only ({@link LocalReplica}); statistics are counted by a scan, at most every
@@ -112,6 +115,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     private final SettingsInvalidation.Served invalidation;
     private final GarbageCheck garbage;
     private final CommitWindow commitWindow;
+    private final Runnable unwatchDisplaced;
     private final BlindWrite blindWrite;
     private final BucketDeletion deletion;
     private final ObjectListings objectListings;
@@ -154,6 +158,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         this.invalidation = invalidation.serve(settings);
         this.garbage = new GarbageCheck(GarbageQueue.open(garbageDir), quorum, garbageGrace);
         this.commitWindow = CommitWindow.within(garbageGrace);
+        this.unwatchDisplaced = table.local().watchLosers(new DisplacedVersions(garbage));
         this.blindWrite = new BlindWrite(table, settings);
         this.deletion = new BucketDeletion(table, quorum, BucketDeletion.DEFAULT_LEASE);
         this.objectListings = new ObjectListings(quorum);
@@ -498,6 +503,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
      */
     @Override
     public void close() {
+        unwatchDisplaced.run();
         invalidation.close();
         locks.close(garbage::close);
     }

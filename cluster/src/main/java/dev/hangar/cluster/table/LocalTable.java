@@ -2,6 +2,7 @@ package dev.hangar.cluster.table;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -30,6 +31,17 @@ public interface LocalTable extends AutoCloseable {
      * also when that one won and stays.
      */
     Optional<Entry> swap(Entry entry);
+
+    /**
+     * Tells {@code watcher} of every merge in which one entry lost to another, the loser first:
+     * the stored entry an arriving one replaced, or an arriving entry the stored one refused. Every
+     * write, read repair and anti-entropy exchange merges here, so a replica sees each entry it ever
+     * held lose, once something beat it. The watcher runs on the merging thread, after the merge;
+     * what it throws is ignored. Returns what stops the watching.
+     */
+    default Runnable watchLosers(BiConsumer<Entry, Entry> watcher) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " reports no losers");
+    }
 
     /** The stored entry, tombstones included. */
     Optional<Entry> get(byte[] partitionKey, byte[] sortKey);

@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -56,6 +58,7 @@ public final class RocksDbLocalTable implements LocalTable {
      */
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private boolean closed;
+    private final List<BiConsumer<Entry, Entry>> loserWatchers = new CopyOnWriteArrayList<>();
 
     private RocksDbLocalTable(RocksDB db, Options options, Partitioning partitioning, MergeRule rule) {
         this.db = db;
@@ -117,19 +120,41 @@ public final class RocksDbLocalTable implements LocalTable {
     public Optional<Entry> swap(Entry entry) {
         byte[] key = key(entry.partitionKey(), entry.sortKey());
         Lock open = useOpen();
+        Entry current;
+        boolean won;
         try {
             synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
                 byte[] stored = db.get(key);
-                Entry current = stored == null ? null : EntryCodec.decode(stored);
-                if (current == null || rule.wins(current, entry)) {
+                current = stored == null ? null : EntryCodec.decode(stored);
+                won = current == null || rule.wins(current, entry);
+                if (won) {
                     db.put(writeOptions, key, EntryCodec.encode(entry));
                 }
-                return Optional.ofNullable(current);
             }
         } catch (RocksDBException e) {
             throw new TableStorageException("cannot merge " + entry + ": " + e.getMessage(), e);
         } finally {
             open.unlock();
+        }
+        if (current != null && !loserWatchers.isEmpty()) {
+            tellLoser(won ? current : entry, won ? entry : current);
+        }
+        return Optional.ofNullable(current);
+    }
+
+    @Override
+    public Runnable watchLosers(BiConsumer<Entry, Entry> watcher) {
+        loserWatchers.add(watcher);
+        return () -> loserWatchers.remove(watcher);
+    }
+
+    private void tellLoser(Entry loser, Entry winner) {
+        for (BiConsumer<Entry, Entry> watcher : loserWatchers) {
+            try {
+                watcher.accept(loser, winner);
+            } catch (RuntimeException e) {
+                // The watcher's business (its own storage closed or failing): the merge stands.
+            }
         }
     }
 

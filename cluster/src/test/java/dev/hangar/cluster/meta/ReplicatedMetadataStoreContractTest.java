@@ -63,11 +63,7 @@ class ReplicatedMetadataStoreContractTest extends AbstractMetadataStoreContractT
                         + " they read, and the later one wins whole",
                 "concurrentAccessKeyUpdatesAreNotLost",
                 checkedAgainstOwnRead + "two grants to one access key through two nodes each rewrite the key"
-                        + " they read, and the later one wins whole",
-                "concurrentOverwritesQueueEveryReplacedBlockExactlyOnce",
-                "overwrites through different nodes are not serialised: each frees what its own write replaced,"
-                        + " so two racing overwrites may both free one version and neither the one between them"
-                        + " (an orphan, never a block still referenced)");
+                        + " they read, and the later one wins whole");
     }
 
     @Override
