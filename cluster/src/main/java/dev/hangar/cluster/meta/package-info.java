@@ -11,8 +11,11 @@
  * wins), the rest by last writer wins, so versions written through different nodes all survive
  * while conditions checked through different nodes can race (see the store's documentation). Partition
  * keys are chosen so that every listing is a range of one partition key, on one replica set. The
- * queue of blocks to free is local to each node ({@code GarbageQueue}, {@code GarbageCheck}), as are
- * the whole-store views, read from this node's replica ({@code LocalReplica}).
+ * queue of blocks to free is local to each node ({@code GarbageQueue}, {@code GarbageCheck}), fed by
+ * the commands it coordinates and by what its replica sees displaced ({@code DisplacedVersions}), as
+ * are the whole-store views, read from this node's replica ({@code LocalReplica}). A bucket's
+ * deletion and writes into it through other nodes are kept apart by a mark and a read back
+ * ({@code BucketDeletion}).
  *
  * <p>Bucket records, bucket configurations and access keys, which every request consults, are kept
  * for a second by each node ({@code SettingsCache}); a node that changes one tells every other node
