@@ -144,7 +144,8 @@ final class BlindWrite {
             return Optional.empty();
         }
         VersionValue value = VersionValue.decode(slot.value());
-        return value.dead() ? Optional.empty() : Optional.of(value);
+        // What readers see: field stamps are the merge's business.
+        return value.dead() ? Optional.empty() : Optional.of(value.unstamped());
     }
 
     /** What a DELETE guesses the slot holds: a version to remove, whatever it is (its blocks are the real state's business). */

@@ -1,11 +1,13 @@
 package dev.hangar.cluster.meta;
 
 import dev.hangar.cluster.table.Entry;
+import dev.hangar.cluster.table.Timestamp;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import dev.hangar.metadata.state.StoredVersion;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -16,9 +18,11 @@ import org.jspecify.annotations.Nullable;
  * slot, dead or alive, and a legacy stack to migrate).
  *
  * @param versions live versions, newest first: all of them if {@code complete}, else the newest only
+ * @param stamps the timestamps of the changeable fields of the versions read from entries of their
+ *     own, by version id (not of the versions of a legacy stack)
  */
 record KeyRead(List<StoredVersion> versions, boolean complete, @Nullable Entry nullSlot, @Nullable Entry legacy,
-        List<StoredVersion> legacyVersions) {
+        List<StoredVersion> legacyVersions, Map<String, Map<VersionField, Timestamp>> stamps) {
     /** Entries read per page for the newest version: the legacy entry, the "null" slot and a few versions. */
     private static final int NEWEST_PAGE = 8;
     private static final int ALL_PAGE = 1000;
@@ -26,9 +30,10 @@ record KeyRead(List<StoredVersion> versions, boolean complete, @Nullable Entry n
     KeyRead {
         versions = List.copyOf(versions);
         legacyVersions = List.copyOf(legacyVersions);
+        stamps = Map.copyOf(stamps);
     }
 
-    static final KeyRead NONE = new KeyRead(List.of(), true, null, null, List.of());
+    static final KeyRead NONE = new KeyRead(List.of(), true, null, null, List.of(), Map.of());
 
     Optional<StoredVersion> newest() {
         return versions.isEmpty() ? Optional.empty() : Optional.of(versions.getFirst());
@@ -56,7 +61,8 @@ record KeyRead(List<StoredVersion> versions, boolean complete, @Nullable Entry n
                 break;
             }
         }
-        return new KeyRead(versions, complete, stream.nullSlot(), stream.legacy(), stream.legacyVersions());
+        return new KeyRead(versions, complete, stream.nullSlot(), stream.legacy(), stream.legacyVersions(),
+                stream.stamps());
     }
 
     /**

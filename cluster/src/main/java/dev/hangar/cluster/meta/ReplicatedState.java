@@ -14,6 +14,7 @@ import dev.hangar.metadata.state.MetadataState;
 import dev.hangar.metadata.state.StoredVersion;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -207,11 +208,25 @@ final class ReplicatedState implements MetadataState {
         writeVersion(version.bucket(), keyBytes, version.versionId(), VersionValue.dead(removed.order()));
     }
 
+    /**
+     * Writes the version again at its order, stamping only the fields the change changed with this
+     * write's timestamp: the others keep the timestamps they were read with, so that a change of
+     * another field through another node, newer than those, wins over them in the merge ({@link
+     * VersionJoin}). A version whose stamps were not read (from a legacy stack) is stamped whole.
+     */
     @Override
     public void replaceVersion(StoredVersion before, ObjectVersion changed, boolean isNewest) {
         byte[] keyBytes = migrate(changed.bucket(), changed.key());
+        KeyRead read = keys.get(List.of(changed.bucket(), changed.key()));
+        Map<VersionField, Timestamp> readStamps = read == null ? Map.of() : read.stamps().getOrDefault(changed.versionId(), Map.of());
+        Map<VersionField, Timestamp> kept = new EnumMap<>(VersionField.class);
+        readStamps.forEach((field, stamp) -> {
+            if (field.same(before.version(), changed)) {
+                kept.put(field, stamp);
+            }
+        });
         writeVersion(changed.bucket(), keyBytes, changed.versionId(),
-                VersionValue.live(before.order(), RecordFormat.encodeObject(changed)));
+                VersionValue.live(before.order(), RecordFormat.encodeObject(changed), kept));
     }
 
     @Override

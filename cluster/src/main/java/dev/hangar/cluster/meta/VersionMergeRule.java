@@ -19,14 +19,17 @@ import dev.hangar.cluster.table.MergeRule;
  *   <li>deadness: at one order dead beats live, so a version's state only moves forward: a
  *       metadata change racing its deletion through another node cannot bring it back, and blocks
  *       queued when it was deleted are never referenced again;
- *   <li>then last writer wins: the hybrid timestamp, then the value bytes (a later metadata change
- *       of a live version wins).
+ *   <li>then, for two live values (two copies of one version), {@link #merge} does not pick one:
+ *       {@link VersionJoin} merges their changeable fields (tags, legal hold, retention, canned
+ *       ACL) each by its own timestamp, so that changes of different fields through different
+ *       nodes are all kept; {@link #compare} orders them by last writer wins;
+ *   <li>otherwise last writer wins: the hybrid timestamp, then the value bytes.
  * </ol>
  *
- * <p>Each of those is a total order and ties fall through to the next, ending with the
- * timestamp and bytes that tell any two different entries apart: so the rule is a total order over
- * the entries of one key, and merge is commutative, associative and idempotent
- * ({@code VersionMergeRuleLawsTest} checks it over random live, dead and tombstoned entries).
+ * <p>Each of those is a total order and ties fall through to the next, and the join of the last
+ * step is a join within one version: so merge is commutative, associative and idempotent ({@code
+ * VersionMergeRuleLawsTest} checks it over random live, dead and tombstoned entries, and random
+ * field changes delivered in random orders with duplicates).
  *
  * <p>Dead version values count as deletions: a replica purges them with the tombstones, once older
  * than the tombstone delay.
@@ -62,6 +65,24 @@ final class VersionMergeRule implements MergeRule {
             }
         }
         return MergeRule.lastWriterWins(first, second);
+    }
+
+    /**
+     * The winner under {@link #compare}, except for two live copies of one version (one slot, one
+     * order), which {@link VersionJoin} merges field by field.
+     */
+    @Override
+    public Entry merge(Entry first, Entry second) {
+        if (first.equals(second)) {
+            return first;
+        }
+        if (first.sameKey(second) && isVersionSlot(first)) {
+            Entry joined = VersionJoin.join(first, second);
+            if (joined != null) {
+                return joined;
+            }
+        }
+        return MergeRule.super.merge(first, second);
     }
 
     @Override

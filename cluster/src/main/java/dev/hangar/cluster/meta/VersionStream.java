@@ -1,6 +1,7 @@
 package dev.hangar.cluster.meta;
 
 import dev.hangar.cluster.table.Entry;
+import dev.hangar.cluster.table.Timestamp;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.listing.ByteKeys;
 import dev.hangar.metadata.rocksdb.RecordFormat;
@@ -12,6 +13,8 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -43,6 +46,7 @@ final class VersionStream {
     private final @Nullable Entry legacy;
     private final @Nullable Entry nullSlot;
     private final List<StoredVersion> legacyVersions;
+    private final Map<String, Map<VersionField, Timestamp>> stamps = new HashMap<>();
     private @Nullable StoredVersion pendingNull;
     private @Nullable Iterator<StoredVersion> materialized;
 
@@ -135,6 +139,14 @@ final class VersionStream {
         return legacyVersions;
     }
 
+    /**
+     * The timestamp of each changeable field of the live versions read so far, by version id: what a
+     * metadata change keeps for the fields it does not change ({@link VersionJoin}).
+     */
+    Map<String, Map<VersionField, Timestamp>> stamps() {
+        return Map.copyOf(stamps);
+    }
+
     private @Nullable StoredVersion takeNull() {
         StoredVersion taken = pendingNull;
         pendingNull = null;
@@ -187,7 +199,11 @@ final class VersionStream {
             return null;
         }
         VersionValue decoded = VersionValue.decode(value);
-        return decoded.dead() ? null
-                : new StoredVersion(RecordFormat.decodeObject(bucket, key, decoded.record()), decoded.order());
+        if (decoded.dead()) {
+            return null;
+        }
+        ObjectVersion version = RecordFormat.decodeObject(bucket, key, decoded.record());
+        stamps.put(version.versionId(), decoded.resolvedStamps(entry.timestamp()));
+        return new StoredVersion(version, decoded.order());
     }
 }

@@ -22,7 +22,8 @@ public interface LocalTable extends AutoCloseable {
 
     /**
      * Merges {@code entry} into the stored entry of its key under {@link #mergeRule} and
-     * returns what is stored afterwards: {@code entry} if it won, the stored one otherwise.
+     * returns what is stored afterwards: {@code entry} if it won, the stored one if that won, or
+     * what the rule built from both (a rule that joins fields of the two).
      */
     Entry merge(Entry entry);
 
@@ -34,7 +35,8 @@ public interface LocalTable extends AutoCloseable {
 
     /**
      * Tells {@code watcher} of every merge in which one entry lost to another, the loser first:
-     * the stored entry an arriving one replaced, or an arriving entry the stored one refused. Every
+     * the stored entry an arriving one replaced, or an arriving entry the stored one refused (both,
+     * to what the rule built from them, when it joined them). Every
      * write, read repair and anti-entropy exchange merges here, so a replica sees each entry it ever
      * held lose, once something beat it. The watcher runs on the merging thread, after the merge;
      * what it throws is ignored. Returns what stops the watching.

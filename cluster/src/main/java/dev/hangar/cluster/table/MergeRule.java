@@ -4,16 +4,18 @@ import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a table picks the winner of two entries of one key. Every place where entries meet applies
- * the table's rule: a write merged into a replica, a swap, the answers of a read or of a range, read
- * repair and anti-entropy. So what a replica holds depends only on the set of entries it received.
+ * How a table merges two entries of one key. Every place where entries meet applies the table's
+ * rule: a write merged into a replica, a swap, the answers of a read or of a range, read repair and
+ * anti-entropy. So what a replica holds depends only on the set of entries it received.
  *
- * <p><b>Laws.</b> A rule is a total order over the entries of one key: {@link #compare} is
- * antisymmetric and transitive, and gives 0 only for equal entries. {@link #merge} keeps the greater
- * of the two, which makes it commutative ({@code merge(a, b) = merge(b, a)}), associative ({@code
- * merge(merge(a, b), c) = merge(a, merge(b, c))}) and idempotent ({@code merge(a, a) = a}): replicas
- * that received the same entries in any order, any number of times, hold the same winner. The
- * property tests check these laws over random entries for every rule.
+ * <p><b>Laws.</b> {@link #merge} is commutative ({@code merge(a, b) = merge(b, a)}), associative
+ * ({@code merge(merge(a, b), c) = merge(a, merge(b, c))}) and idempotent ({@code merge(a, a) =
+ * a}): replicas that received the same entries in any order, any number of times, hold the same
+ * entry. Most rules are a total order ({@link #compare} antisymmetric and transitive, 0 only for
+ * equal entries) and merge keeps the greater of the two, which gives those laws. A rule may also
+ * override {@link #merge} to build a new entry out of both (a join: the metadata table merges the
+ * fields of two copies of one version field by field), as long as the laws hold. The property
+ * tests check them over random entries for every rule.
  *
  * <p>{@link #LAST_WRITER_WINS} is the default: the greater {@link Timestamp} wins. A table whose
  * values carry an order of their own (the versions of the metadata table) brings its own rule.
@@ -32,7 +34,7 @@ public interface MergeRule {
      */
     int compare(Entry first, Entry second);
 
-    /** The winner of two entries of one key. */
+    /** The merge of two entries of one key: the winner under {@link #compare}, unless the rule joins them. */
     default Entry merge(Entry first, Entry second) {
         if (!first.sameKey(second)) {
             throw new IllegalArgumentException("cannot merge entries of different keys: " + first + " and " + second);
@@ -40,7 +42,7 @@ public interface MergeRule {
         return compare(second, first) > 0 ? second : first;
     }
 
-    /** Whether {@code challenger} replaces {@code current}. */
+    /** Whether {@code challenger} beats {@code current} under {@link #compare} (a joining rule's merge may keep parts of both). */
     default boolean wins(Entry current, Entry challenger) {
         return compare(challenger, current) > 0;
     }

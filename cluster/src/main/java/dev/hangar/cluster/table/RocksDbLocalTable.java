@@ -113,7 +113,7 @@ public final class RocksDbLocalTable implements LocalTable {
     @Override
     public Entry merge(Entry entry) {
         Optional<Entry> before = swap(entry);
-        return before.isPresent() && !rule.wins(before.get(), entry) ? before.get() : entry;
+        return before.isPresent() ? rule.merge(before.get(), entry) : entry;
     }
 
     @Override
@@ -121,14 +121,15 @@ public final class RocksDbLocalTable implements LocalTable {
         byte[] key = key(entry.partitionKey(), entry.sortKey());
         Lock open = useOpen();
         Entry current;
-        boolean won;
+        Entry merged;
         try {
             synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
                 byte[] stored = db.get(key);
                 current = stored == null ? null : EntryCodec.decode(stored);
-                won = current == null || rule.wins(current, entry);
-                if (won) {
-                    db.put(writeOptions, key, EntryCodec.encode(entry));
+                // The rule may build a new entry from both (a join), not only pick one: store what it gives.
+                merged = current == null ? entry : rule.merge(current, entry);
+                if (!merged.equals(current)) {
+                    db.put(writeOptions, key, EntryCodec.encode(merged));
                 }
             }
         } catch (RocksDBException e) {
@@ -137,7 +138,13 @@ public final class RocksDbLocalTable implements LocalTable {
             open.unlock();
         }
         if (current != null && !loserWatchers.isEmpty()) {
-            tellLoser(won ? current : entry, won ? entry : current);
+            // Whichever of the two is not what the merge kept lost to it: both, when the rule joined them.
+            if (!merged.equals(current)) {
+                tellLoser(current, merged);
+            }
+            if (!merged.equals(entry)) {
+                tellLoser(entry, merged);
+            }
         }
         return Optional.ofNullable(current);
     }

@@ -58,9 +58,6 @@ class ReplicatedMetadataStoreContractTest extends AbstractMetadataStoreContractT
                 "aLegalHoldSetWhileADeleteIsInFlightIsNeverLost",
                 checkedAgainstOwnRead + "a delete that read the version before a hold set through another node"
                         + " removes it; the deletion then wins the merge, hold or not",
-                "concurrentChangesOfDifferentFieldsOfOneVersionAreAllKept",
-                checkedAgainstOwnRead + "two changes of one version through two nodes each rewrite the version"
-                        + " they read, and the later one wins whole",
                 "concurrentAccessKeyUpdatesAreNotLost",
                 checkedAgainstOwnRead + "two grants to one access key through two nodes each rewrite the key"
                         + " they read, and the later one wins whole");

@@ -28,6 +28,31 @@ public final class MergeRuleLaws {
     }
 
     /**
+     * Checks that merge under {@code rule} is commutative, associative and idempotent, {@code cases}
+     * times each, without asking it to keep one of the two entries: for rules that join entries
+     * ({@link MergeRule#merge} building a new one), which need not be a total order.
+     *
+     * @param entries draws a random entry of one fixed key from the generator it is given
+     */
+    public static void checkJoin(MergeRule rule, long seed, int cases, Function<RandomGenerator, Entry> entries) {
+        RandomGenerator random = generator(seed);
+        for (int i = 0; i < cases; i++) {
+            String replay = "seed " + seed + ", case " + i;
+            Entry a = entries.apply(random);
+            Entry b = entries.apply(random);
+            Entry c = entries.apply(random);
+
+            assertThat(rule.merge(a, a)).as("idempotent, %s: %s", replay, a).isEqualTo(a);
+            assertThat(rule.merge(a, b)).as("commutative, %s: %s, %s", replay, a, b).isEqualTo(rule.merge(b, a));
+            assertThat(rule.merge(rule.merge(a, b), c)).as("associative, %s: %s, %s, %s", replay, a, b, c)
+                    .isEqualTo(rule.merge(a, rule.merge(b, c)));
+            Entry ab = rule.merge(a, b);
+            assertThat(rule.merge(ab, ab)).as("idempotent on a merge, %s: %s, %s", replay, a, b).isEqualTo(ab);
+            assertThat(rule.merge(ab, a)).as("absorbs what it merged, %s: %s, %s", replay, a, b).isEqualTo(ab);
+        }
+    }
+
+    /**
      * Checks that {@code rule} is a total order on the entries {@code entries} draws (antisymmetric,
      * transitive, zero only for equal entries), and that merge is commutative, associative and
      * idempotent, {@code cases} times each.
