@@ -46,7 +46,7 @@ final class RecordListings {
         RangeCursor cursor = new RangeCursor(source, MetaKeys.accessKeys(), new byte[0], MAX_PAGE, "list access keys");
         for (Entry entry = cursor.take(); entry != null; entry = cursor.take()) {
             byte[] id = entry.sortKey();
-            keys.add(RecordFormat.decodeAccessKey(ByteKeys.string(id, 0, id.length), entry.value()));
+            keys.add(AccessKeyValue.decodeKey(ByteKeys.string(id, 0, id.length), entry.value()));
         }
         return keys;
     }

@@ -414,7 +414,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
         try (var held = locks.open()) {
             return Replies.join(settings.get(MetaKeys.accessKeys(), ByteKeys.utf8(accessKeyId)),
                             "read access key " + accessKeyId)
-                    .map(entry -> RecordFormat.decodeAccessKey(accessKeyId, entry.value()));
+                    .map(entry -> AccessKeyValue.decodeKey(accessKeyId, entry.value()));
         }
     }
 

@@ -49,6 +49,7 @@ final class ReplicatedState implements MetadataState {
     private final Map<List<String>, KeyRead> keys = new HashMap<>();
     private final Set<List<String>> migrated = new HashSet<>();
     private final List<BlockId> garbage = new ArrayList<>();
+    private final Map<String, Entry> accessKeysRead = new HashMap<>();
     private boolean settingsChanged;
 
     /**
@@ -156,8 +157,9 @@ final class ReplicatedState implements MetadataState {
 
     @Override
     public Optional<AccessKey> accessKey(String accessKeyId) {
-        return setting(MetaKeys.accessKeys(), ByteKeys.utf8(accessKeyId), "read access key " + accessKeyId)
-                .map(entry -> RecordFormat.decodeAccessKey(accessKeyId, entry.value()));
+        Optional<Entry> read = setting(MetaKeys.accessKeys(), ByteKeys.utf8(accessKeyId), "read access key " + accessKeyId);
+        read.ifPresent(entry -> accessKeysRead.put(accessKeyId, entry));
+        return read.map(entry -> AccessKeyValue.decodeKey(accessKeyId, entry.value()));
     }
 
     // Writes
@@ -250,9 +252,19 @@ final class ReplicatedState implements MetadataState {
         writes.delete(MetaKeys.parts(part.uploadId()), MetaKeys.partNumber(part.partNumber()));
     }
 
+    /**
+     * A key this command read is changed: only the fields it changed are stamped with this write's
+     * timestamp, a grant it took away becomes a revocation, and the rest keeps the stamps read
+     * ({@link AccessKeyValue#changed}), so that changes of other fields through other nodes are
+     * kept by the merge. A key not read (put whole) is a new incarnation, every field stamped with
+     * the write.
+     */
     @Override
     public void putAccessKey(AccessKey key) {
-        writes.put(MetaKeys.accessKeys(), ByteKeys.utf8(key.accessKeyId()), RecordFormat.encodeAccessKey(key));
+        Entry read = accessKeysRead.get(key.accessKeyId());
+        AccessKeyValue value = read == null ? AccessKeyValue.put(key) : AccessKeyValue.changed(
+                AccessKeyValue.decode(key.accessKeyId(), read.value()).resolve(read.timestamp()), key);
+        writes.put(MetaKeys.accessKeys(), ByteKeys.utf8(key.accessKeyId()), value.encode());
         settingsChanged = true;
     }
 

@@ -5,8 +5,9 @@ import dev.hangar.cluster.table.MergeRule;
 
 /**
  * The metadata table's merge rule. The entries of versions (the {@code "null"} slot and the
- * versions with an id, {@link ObjectSlots}) merge by their content; every other entry (buckets,
- * configurations, uploads, parts, access keys, version indexes, legacy stacks) by last writer wins.
+ * versions with an id, {@link ObjectSlots}) merge by their content, as below; access keys field by
+ * field ({@link AccessKeyJoin}); every other entry (buckets, configurations, uploads, parts,
+ * version indexes, legacy stacks) by last writer wins.
  *
  * <p>Two entries of a version slot compare lexicographically by:
  *
@@ -76,8 +77,9 @@ final class VersionMergeRule implements MergeRule {
         if (first.equals(second)) {
             return first;
         }
-        if (first.sameKey(second) && isVersionSlot(first)) {
-            Entry joined = VersionJoin.join(first, second);
+        if (first.sameKey(second)) {
+            Entry joined = isVersionSlot(first) ? VersionJoin.join(first, second)
+                    : AccessKeyJoin.isAccessKey(first) ? AccessKeyJoin.merge(first, second) : null;
             if (joined != null) {
                 return joined;
             }

@@ -57,10 +57,7 @@ class ReplicatedMetadataStoreContractTest extends AbstractMetadataStoreContractT
                         + " (CrossCoordinatorTest pins it)",
                 "aLegalHoldSetWhileADeleteIsInFlightIsNeverLost",
                 checkedAgainstOwnRead + "a delete that read the version before a hold set through another node"
-                        + " removes it; the deletion then wins the merge, hold or not",
-                "concurrentAccessKeyUpdatesAreNotLost",
-                checkedAgainstOwnRead + "two grants to one access key through two nodes each rewrite the key"
-                        + " they read, and the later one wins whole");
+                        + " removes it; the deletion then wins the merge, hold or not");
     }
 
     @Override
