@@ -58,7 +58,8 @@ import org.jspecify.annotations.Nullable;
  * MetaKeys}), and per object version ({@link ObjectSlots}): a version written is one entry and its
  * index, never a rewrite of the key's other versions, so a write costs the same whatever the key's
  * history. Version entries merge by {@link VersionMergeRule} (higher order wins; a deletion is
- * final), everything else by last writer wins. Records use the single-node store's format ({@link
+ * final; two copies of one version field by field), access keys field by field, everything else by
+ * last writer wins. Records use the single-node store's format ({@link
  * RecordFormat}). Keys the previous release wrote as one stack entry are read as such and migrated
  * by their first mutation ({@link LegacyStack}).
  *
@@ -67,9 +68,11 @@ import org.jspecify.annotations.Nullable;
  * what it read; through one node this is as strong as the single-node store. Commands through
  * different nodes are not serialised: each checks against its own quorum read, so two conditional
  * writes ({@code If-None-Match}) through two nodes can both succeed, a legal hold set through one
- * node while another deletes the version can be lost with the version, and of two metadata changes
- * of one version the later wins whole. What merges survives any race: versions written
- * concurrently through different nodes are all kept, and a deleted version stays deleted. A
+ * node while another deletes the version can be lost with the version, and of two changes of one
+ * field the later wins. What merges survives any race: versions written concurrently through
+ * different nodes are all kept, changes of different fields of one version (tags, hold, retention,
+ * ACL) or of one access key (each bucket's grant, secret, create-buckets) are all kept, and a
+ * deleted version stays deleted. A
  * command whose entries span several partition keys (completing an upload, deleting a bucket) is
  * not atomic across them: a crash in the middle can leave some written, which a retry or the
  * garbage check below copes with. A bucket's deletion and a write into the bucket through another

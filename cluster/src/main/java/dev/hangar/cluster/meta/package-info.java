@@ -7,9 +7,11 @@
  *
  * <p>Every bucket, configuration, upload, part and access key is one entry ({@code MetaKeys}), every
  * object version one entry and its index ({@code ObjectSlots}), in the single-node store's record
- * format. Version entries merge by {@code VersionMergeRule} (order, then deletion, then last writer
- * wins), the rest by last writer wins, so versions written through different nodes all survive
- * while conditions checked through different nodes can race (see the store's documentation). Partition
+ * format. Version entries merge by {@code VersionMergeRule} (order, then deletion, then two copies
+ * of one version field by field, {@code VersionJoin}), access keys field by field ({@code
+ * AccessKeyJoin}), the rest by last writer wins, so versions written through different nodes all
+ * survive, and so do changes of different fields of one version or access key, while conditions
+ * checked through different nodes can race (see the store's documentation). Partition
  * keys are chosen so that every listing is a range of one partition key, on one replica set. The
  * queue of blocks to free is local to each node ({@code GarbageQueue}, {@code GarbageCheck}), fed by
  * the commands it coordinates and by what its replica sees displaced ({@code DisplacedVersions}), as

@@ -7,8 +7,9 @@
  * every object of a bucket) lives on one replica set and a listing is a range scan on one node.
  * Entries are state-based CRDTs: a replica merges whatever it receives by the table's {@link
  * dev.hangar.cluster.table.MergeRule} — by default last writer wins on a {@link
- * dev.hangar.cluster.table.Timestamp hybrid logical timestamp} — a total order, so replicas converge
- * whatever the order in which writes, read repairs and anti-entropy exchanges reach them. Timestamps
+ * dev.hangar.cluster.table.Timestamp hybrid logical timestamp} — a total order or a join (a rule may
+ * build a new entry from two), commutative, associative and idempotent either way, so replicas
+ * converge whatever the order in which writes, read repairs and anti-entropy exchanges reach them. Timestamps
  * decide where values tie (and everywhere under last writer wins), so one entry stamped far in the
  * future would win every later write of its key:
  * every way an entry arrives from another node (a write, an answer to a read, anti-entropy) refuses
