@@ -133,7 +133,7 @@ final class BlindWrite {
                 return false;
             }
         }
-        VersionMergeRule rule = VersionMergeRule.INSTANCE;
+        MetadataMergeRule rule = MetadataMergeRule.INSTANCE;
         Entry afterBlind = rule.winner(previous, blind);
         Entry afterNeeded = needed.isEmpty() ? previous : rule.winner(previous, needed.getFirst());
         return visible(afterBlind).equals(visible(afterNeeded));

@@ -159,7 +159,7 @@ final class BucketDeletion {
                 continue;
             }
             List<ByteBuffer> address = List.of(ByteBuffer.wrap(entry.partitionKey()), ByteBuffer.wrap(entry.sortKey()));
-            if (VersionMergeRule.isVersionSlot(entry) && VersionValue.isVersion(value)) {
+            if (MetadataMergeRule.isVersionSlot(entry) && VersionValue.isVersion(value)) {
                 long order = VersionValue.order(value);
                 Entry before = undone.get(address);
                 if (!VersionValue.isDead(value) && (before == null || VersionValue.order(before.value()) < order)) {

@@ -52,7 +52,7 @@ final class DisplacedVersions implements BiConsumer<Entry, Entry> {
     static Set<BlockId> freedBy(Entry loser, Entry winner) {
         byte[] lost = loser.value();
         byte[] won = winner.value();
-        if (lost == null || won == null || !VersionMergeRule.isVersionSlot(loser) || !VersionValue.isVersion(lost)
+        if (lost == null || won == null || !MetadataMergeRule.isVersionSlot(loser) || !VersionValue.isVersion(lost)
                 || !VersionValue.isVersion(won) || VersionValue.isDead(lost)
                 || (VersionValue.isDead(won) && VersionValue.order(won) == VersionValue.order(lost))) {
             // A deletion of this very version: its deleter read all the key's versions and freed exactly.

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The entries one command writes, buffered until the command is done, then sent together with one
  * timestamp. A later write of the same sort key replaces an earlier one, except that a version
- * slot keeps what {@link VersionMergeRule} keeps: a higher order, or a deletion at the same order.
+ * slot keeps what {@link MetadataMergeRule} keeps: a higher order, or a deletion at the same order.
  * So a command that adds a {@code "null"} version and removes the one it replaces (both in the same
  * slot) leaves the added one, whichever it wrote first.
  */

@@ -57,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Layout.</b> One entry per bucket, configuration, upload, part and access key ({@link
  * MetaKeys}), and per object version ({@link ObjectSlots}): a version written is one entry and its
  * index, never a rewrite of the key's other versions, so a write costs the same whatever the key's
- * history. Version entries merge by {@link VersionMergeRule} (higher order wins; a deletion is
+ * history. Version entries merge by {@link MetadataMergeRule} (higher order wins; a deletion is
  * final; two copies of one version field by field), access keys field by field, everything else by
  * last writer wins. Records use the single-node store's format ({@link
  * RecordFormat}). Keys the previous release wrote as one stack entry are read as such and migrated
@@ -101,7 +101,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     /** The name of the replicated table (TableConfig name) that holds the metadata. */
     public static final String TABLE = "meta";
     /** The merge rule the metadata table and its local replicas must be configured with. */
-    public static final MergeRule MERGE_RULE = VersionMergeRule.INSTANCE;
+    public static final MergeRule MERGE_RULE = MetadataMergeRule.INSTANCE;
 
     /** How long a count of the statistics is served before the replica is scanned again. */
     static final int STATISTICS_TTL_SECONDS = 30;

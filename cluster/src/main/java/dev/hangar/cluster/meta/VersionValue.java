@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>A deleted version is written back dead at the same order rather than as a table tombstone:
- * under {@link VersionMergeRule}, dead beats live at one order, so a deletion can only move forward
+ * under {@link MetadataMergeRule}, dead beats live at one order, so a deletion can only move forward
  * (a metadata change racing it through another node cannot bring it back), and a higher order beats
  * both, so a new {@code "null"} version replaces a deleted one. A dead value carries no record.
  *

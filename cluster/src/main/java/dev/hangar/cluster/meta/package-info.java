@@ -7,7 +7,7 @@
  *
  * <p>Every bucket, configuration, upload, part and access key is one entry ({@code MetaKeys}), every
  * object version one entry and its index ({@code ObjectSlots}), in the single-node store's record
- * format. Version entries merge by {@code VersionMergeRule} (order, then deletion, then two copies
+ * format. Version entries merge by {@code MetadataMergeRule} (order, then deletion, then two copies
  * of one version field by field, {@code VersionJoin}), access keys field by field ({@code
  * AccessKeyJoin}), the rest by last writer wins, so versions written through different nodes all
  * survive, and so do changes of different fields of one version or access key, while conditions

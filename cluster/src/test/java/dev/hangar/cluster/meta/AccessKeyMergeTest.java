@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The field-by-field merge of an access key's copies ({@link AccessKeyJoin} under {@link
- * VersionMergeRule}), as properties over random cases ({@value #CASES} per law, seeded: {@code
+ * MetadataMergeRule}), as properties over random cases ({@value #CASES} per law, seeded: {@code
  * -Dhangar.test.seed=...} replays a failure):
  *
  * <ul>
@@ -57,7 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class AccessKeyMergeTest {
     private static final int CASES = 2_000;
-    private static final VersionMergeRule RULE = VersionMergeRule.INSTANCE;
+    private static final MetadataMergeRule RULE = MetadataMergeRule.INSTANCE;
     private static final String ID = "GK1";
     private static final byte[] KEYS = MetaKeys.accessKeys();
     private static final byte[] SORT_KEY = ByteKeys.utf8(ID);

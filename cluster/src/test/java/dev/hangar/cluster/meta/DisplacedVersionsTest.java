@@ -42,7 +42,7 @@ class DisplacedVersionsTest {
     void everyDisplacedVersionsBlocksAreReportedAndNeverTheWinnersUnlessACopyOfItLost() {
         long seed = MergeRuleLaws.seed();
         Random random = new Random(seed);
-        try (RocksDbLocalTable table = RocksDbLocalTable.open(dir.resolve("table"), 1, VersionMergeRule.INSTANCE)) {
+        try (RocksDbLocalTable table = RocksDbLocalTable.open(dir.resolve("table"), 1, MetadataMergeRule.INSTANCE)) {
             Set<BlockId> freed = new HashSet<>();
             Runnable unwatch = table.watchLosers((loser, winner) -> freed.addAll(DisplacedVersions.freedBy(loser, winner)));
             for (int trial = 0; trial < CASES; trial++) {
@@ -58,7 +58,7 @@ class DisplacedVersionsTest {
                 Collections.shuffle(deliveries, random);
                 deliveries.forEach(table::merge);
 
-                Entry winner = versions.stream().reduce(VersionMergeRule.INSTANCE::merge).orElseThrow();
+                Entry winner = versions.stream().reduce(MetadataMergeRule.INSTANCE::merge).orElseThrow();
                 assertThat(table.get(winner.partitionKey(), winner.sortKey())).contains(winner);
                 Set<BlockId> held = blocksOf(winner);
                 Set<BlockId> displaced = new HashSet<>();

@@ -76,7 +76,7 @@ class FieldStampFormatsTest {
         Entry change = Entry.of(MetaKeys.objects("photos"), slot,
                 VersionValue.live(7, RecordFormat.encodeObject(privateAcl), kept).encode(), at(20));
 
-        Entry merged = VersionMergeRule.INSTANCE.merge(old, change);
+        Entry merged = MetadataMergeRule.INSTANCE.merge(old, change);
 
         assertThat(merged).isEqualTo(change);
         VersionValue decoded = VersionValue.decode(merged.value());
@@ -122,7 +122,7 @@ class FieldStampFormatsTest {
 
         Entry old = Entry.of(MetaKeys.accessKeys(), ByteKeys.utf8("GK1"), hex(RECORD_ACCESS_KEY), at(10));
         Entry change = Entry.of(MetaKeys.accessKeys(), ByteKeys.utf8("GK1"), encoded, at(20));
-        assertThat(VersionMergeRule.INSTANCE.merge(old, change)).isEqualTo(change);
+        assertThat(MetadataMergeRule.INSTANCE.merge(old, change)).isEqualTo(change);
     }
 
     private static Timestamp at(long wall) {

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * version, delete a version, change a version), each applied by the store's write path — {@link
  * MetadataStateMachine} over {@link ReplicatedState} — through one of three coordinators that each
  * see only part of what the others wrote (so commands race), give entries; delivered to three
- * replicas (RocksDB, merging by {@link VersionMergeRule}) in random orders with duplicates, they
+ * replicas (RocksDB, merging by {@link MetadataMergeRule}) in random orders with duplicates, they
  * leave every replica with the same entries and the same versions. And what merges is never lost:
  * every version put and never deleted is on every replica. A third of the cases start from a key
  * the previous release wrote ({@link LegacyStacks}), which racing first mutations migrate.
@@ -63,7 +63,7 @@ class VersionConvergenceTest {
     @BeforeEach
     void openReplicas() {
         for (int i = 0; i < 3; i++) {
-            replicas.add(RocksDbLocalTable.open(dir.resolve("replica-" + i), 16, VersionMergeRule.INSTANCE));
+            replicas.add(RocksDbLocalTable.open(dir.resolve("replica-" + i), 16, MetadataMergeRule.INSTANCE));
         }
     }
 
@@ -75,7 +75,7 @@ class VersionConvergenceTest {
     /** A coordinator: its clock and what of the others' writes has reached it. */
     private record Coordinator(HybridLogicalClock clock, TreeMap<byte[], Entry> view) {
         void merge(Entry entry) {
-            view.merge(entry.sortKey(), entry, VersionMergeRule.INSTANCE::merge);
+            view.merge(entry.sortKey(), entry, MetadataMergeRule.INSTANCE::merge);
         }
     }
 

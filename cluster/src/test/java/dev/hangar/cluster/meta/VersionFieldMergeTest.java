@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The field-by-field merge of a version's copies ({@link VersionJoin} under {@link VersionMergeRule}),
+ * The field-by-field merge of a version's copies ({@link VersionJoin} under {@link MetadataMergeRule}),
  * as properties over random cases ({@value #CASES} per law, seeded: {@code -Dhangar.test.seed=...}
  * replays a failure):
  *
@@ -56,7 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class VersionFieldMergeTest {
     private static final int CASES = 2_000;
-    private static final VersionMergeRule RULE = VersionMergeRule.INSTANCE;
+    private static final MetadataMergeRule RULE = MetadataMergeRule.INSTANCE;
     private static final String BUCKET = "photos";
     private static final byte[] OBJECTS = MetaKeys.objects(BUCKET);
     private static final byte[] KEY = ByteKeys.utf8("cat.jpg");

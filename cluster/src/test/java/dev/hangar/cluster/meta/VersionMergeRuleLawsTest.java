@@ -12,13 +12,13 @@ import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link VersionMergeRule} keeps the laws of a merge rule (a total order; merge commutative,
+ * {@link MetadataMergeRule} keeps the laws of a merge rule (a total order; merge commutative,
  * associative, idempotent) over random entries of each kind of slot — live, dead and tombstoned,
  * with random orders and timestamps drawn from small ranges so that ties are frequent — and
  * orders version entries as it says.
  */
 class VersionMergeRuleLawsTest {
-    private static final VersionMergeRule RULE = VersionMergeRule.INSTANCE;
+    private static final MetadataMergeRule RULE = MetadataMergeRule.INSTANCE;
     private static final byte[] OBJECTS = MetaKeys.objects("photos");
     private static final byte[] KEY = ByteKeys.utf8("cat.jpg");
     private static final List<NodeId> NODES = List.of(new NodeId("a"), new NodeId("b"), new NodeId("c"));

@@ -35,10 +35,10 @@ import dev.hangar.cluster.table.MergeRule;
  * <p>Dead version values count as deletions: a replica purges them with the tombstones, once older
  * than the tombstone delay.
  */
-final class VersionMergeRule implements MergeRule {
-    static final VersionMergeRule INSTANCE = new VersionMergeRule();
+final class MetadataMergeRule implements MergeRule {
+    static final MetadataMergeRule INSTANCE = new MetadataMergeRule();
 
-    private VersionMergeRule() {}
+    private MetadataMergeRule() {}
 
     @Override
     public int compare(Entry first, Entry second) {
