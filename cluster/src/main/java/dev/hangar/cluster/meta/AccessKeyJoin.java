@@ -47,7 +47,10 @@ final class AccessKeyJoin {
         return Arrays.equals(entry.partitionKey(), MetaKeys.accessKeys());
     }
 
-    /** The merge of two entries of one access key; null when last writer wins decides (two tombstones, two undecodable values). */
+    /**
+     * The merge of two entries of one access key; null when last writer wins decides (two
+     * tombstones, two undecodable values of one timestamp).
+     */
     static @Nullable Entry merge(Entry first, Entry second) {
         String id = ByteKeys.string(first.sortKey(), 0, first.sortKey().length);
         AccessKeyValue left = first.isTombstone() ? null : decode(id, first.value());

@@ -34,6 +34,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A stamp the value does not carry is the entry's timestamp. The incarnation is when the key was
  * put whole: a later put replaces every field, and a deletion removes the incarnations before it.
+ * Revocations stay in the value until the key is put again or deleted: a few bytes per bucket a
+ * grant was ever taken away from, the price of never letting an older grant come back.
  *
  * @param key the key as readers see it: its grants without the revoked ones
  * @param incarnation when the key was put, null: the entry's timestamp
@@ -76,7 +78,8 @@ record AccessKeyValue(AccessKey key, @Nullable Timestamp incarnation, @Nullable 
 
     Resolved resolve(Timestamp entry) {
         Map<String, Grant> all = new HashMap<>();
-        key.buckets().forEach((bucket, permission) -> all.put(bucket, new Grant(grants.getOrDefault(bucket, entry), permission)));
+        key.buckets().forEach((bucket, permission) ->
+                all.put(bucket, new Grant(grants.getOrDefault(bucket, entry), permission)));
         revoked.forEach(bucket -> all.put(bucket, new Grant(grants.getOrDefault(bucket, entry), null)));
         return new Resolved(key, orElse(incarnation, entry), orElse(secret, entry), orElse(createBuckets, entry), all);
     }
@@ -162,7 +165,10 @@ record AccessKeyValue(AccessKey key, @Nullable Timestamp incarnation, @Nullable 
         return new AccessKeyValue(key, incarnation, secret, createBuckets, grants, revoked);
     }
 
-    /** The record alone when every field is at the entry's timestamp (readable by the previous release), else format {@value #FORMAT}. */
+    /**
+     * The record alone when every field is at the entry's timestamp (readable by the previous
+     * release), else format {@value #FORMAT}.
+     */
     byte[] encode() {
         byte[] record = RecordFormat.encodeAccessKey(key);
         if (incarnation == null && secret == null && createBuckets == null && grants.isEmpty() && revoked.isEmpty()) {

@@ -220,7 +220,8 @@ final class ReplicatedState implements MetadataState {
     public void replaceVersion(StoredVersion before, ObjectVersion changed, boolean isNewest) {
         byte[] keyBytes = migrate(changed.bucket(), changed.key());
         KeyRead read = keys.get(List.of(changed.bucket(), changed.key()));
-        Map<VersionField, Timestamp> readStamps = read == null ? Map.of() : read.stamps().getOrDefault(changed.versionId(), Map.of());
+        Map<VersionField, Timestamp> readStamps =
+                read == null ? Map.of() : read.stamps().getOrDefault(changed.versionId(), Map.of());
         Map<VersionField, Timestamp> kept = new EnumMap<>(VersionField.class);
         readStamps.forEach((field, stamp) -> {
             if (field.same(before.version(), changed)) {

@@ -42,7 +42,10 @@ public interface MergeRule {
         return compare(second, first) > 0 ? second : first;
     }
 
-    /** Whether {@code challenger} beats {@code current} under {@link #compare} (a joining rule's merge may keep parts of both). */
+    /**
+     * Whether {@code challenger} beats {@code current} under {@link #compare} (a joining rule's
+     * merge may keep parts of both).
+     */
     default boolean wins(Entry current, Entry challenger) {
         return compare(challenger, current) > 0;
     }
