@@ -37,7 +37,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -124,10 +123,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     private final ObjectListings objectListings;
     private final RecordListings recordListings;
     private final StoreLocks locks = new StoreLocks();
-    private volatile @Nullable CountedStatistics counted;
-    private final AtomicBoolean recounting = new AtomicBoolean();
-
-    private record CountedStatistics(StoreStatistics statistics, long countedAtNanos) {}
+    private final ReplicaStatistics statistics = new ReplicaStatistics(this::countReplica, STATISTICS_TTL);
 
     /**
      * Stores records in {@code table} (not owned: the caller closes it; configured with {@link
@@ -458,36 +454,19 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     // Whole-store views
 
     /**
-     * What this node's replica holds, counted by a scan (see the class). The scan reads the whole
-     * replica, so it runs at most every {@value #STATISTICS_TTL_SECONDS} seconds: the first call
-     * counts, later ones get the last count and, once it is older than that, start a new count in
-     * the background — a metrics scrape never waits for a scan.
+     * What this node's replica holds, counted by a scan (see the class) at most every {@value
+     * #STATISTICS_TTL_SECONDS} seconds, in the background once there is a count ({@link ReplicaStatistics}).
      */
     @Override
     public StoreStatistics statistics() {
         try (var held = locks.open()) {
-            CountedStatistics last = counted;
-            long now = System.nanoTime();
-            if (last == null) {
-                StoreStatistics statistics = LocalReplica.statistics(table.local());
-                counted = new CountedStatistics(statistics, now);
-                return statistics;
-            }
-            if (now - last.countedAtNanos() >= STATISTICS_TTL.toNanos() && recounting.compareAndSet(false, true)) {
-                Thread.ofVirtual().name("hangar-meta-statistics").start(this::recount);
-            }
-            return last.statistics();
+            return statistics.current();
         }
     }
 
-    private void recount() {
+    private StoreStatistics countReplica() {
         try (var held = locks.open()) {
-            long now = System.nanoTime();
-            counted = new CountedStatistics(LocalReplica.statistics(table.local()), now);
-        } catch (RuntimeException e) {
-            // Closed meanwhile, or the replica failed: the last count stays until the next try.
-        } finally {
-            recounting.set(false);
+            return LocalReplica.statistics(table.local());
         }
     }
 
