@@ -401,7 +401,9 @@ class ReplicatedBlockStoreTest {
 
         BlockRef ref = write(lagging, moved, data);
 
-        eventually(() -> old.stream().allMatch(node -> holds(node, moved)));
+        // A copy is stored, then passed to the resync queue: wait for both, or a pass below may run before the
+        // queue has the block and leave it where it landed.
+        eventually(() -> old.stream().allMatch(node -> holds(node, moved) && !node.store.resyncQueue().pending().isEmpty()));
         assertThat(holds(d, moved)).as("the lagging coordinator wrote to the old replicas").isFalse();
         for (Node node : old) {
             node.store.resyncQueue().runOnce();
