@@ -39,7 +39,8 @@ public enum S3Error {
                     + "or the specified entity tag may not match the part's entity tag."),
     INVALID_PART_ORDER("InvalidPartOrder", 400,
             "The list of parts was not in ascending order. Parts must be ordered by part number."),
-    INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
+    /** {@code GetObject?partNumber=N} (or HEAD) with N beyond the object's part count. */
+    INVALID_PART_NUMBER("InvalidPartNumber", 400, "The requested partnumber is not satisfiable"),
     /** A POST policy that is not base64, not JSON or not a policy; AWS's message says why ("Invalid Policy: ..."). */
     INVALID_POLICY_DOCUMENT("InvalidPolicyDocument", 400,
             "The content of the form does not meet the conditions specified in the policy document."),
