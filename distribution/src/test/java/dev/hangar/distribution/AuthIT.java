@@ -149,6 +149,21 @@ class AuthIT extends AbstractS3IT {
         assertThat(response.errorCode()).contains("SignatureDoesNotMatch");
     }
 
+    /** An X-Amz-Expires under a second or over a week is refused as S3 does: 403 AuthorizationQueryParametersError. */
+    @ParameterizedTest(name = "X-Amz-Expires={0}")
+    @ValueSource(strings = {"604801", "0", "-1"})
+    void presignedUrlWithExpiryOutOfRangeIsRefusedWith403(String expires) {
+        s3.putObject(request -> request.bucket(bucket).key("presigned-range"), RequestBody.fromString("x"));
+        String url = presigner().presignGetObject(request -> request.signatureDuration(Duration.ofMinutes(5))
+            .getObjectRequest(get -> get.bucket(bucket).key("presigned-range"))).url().toString();
+        assertThat(url).contains("X-Amz-Expires=300");
+
+        RawS3.Response response = raw.send(HttpRequest.newBuilder(
+            URI.create(url.replace("X-Amz-Expires=300", "X-Amz-Expires=" + expires))).GET().build());
+        assertThat(response.status()).as("%s", response).isEqualTo(403);
+        assertThat(response.errorCode()).contains("AuthorizationQueryParametersError");
+    }
+
     @Test
     void expiredPresignedUrlIsAccessDenied() throws InterruptedException {
         s3.putObject(request -> request.bucket(bucket).key("presigned-expiring"), RequestBody.fromString("soon gone"));

@@ -11,6 +11,12 @@ public enum S3Error {
     AUTHORIZATION_HEADER_MALFORMED("AuthorizationHeaderMalformed", 400, "The authorization header is malformed."),
     AUTHORIZATION_QUERY_PARAMETERS_ERROR("AuthorizationQueryParametersError", 400,
             "Error parsing the X-Amz-Credential parameter."),
+    /**
+     * A presigned URL whose {@code X-Amz-Expires} is out of range (under 1 second or over 7 days): the same
+     * code as a malformed query parameter, but S3 answers it as a refused authorization, 403.
+     */
+    AUTHORIZATION_QUERY_PARAMETERS_EXPIRES("AuthorizationQueryParametersError", 403,
+            "X-Amz-Expires must be less than a week (in seconds) that is 604800"),
     BAD_DIGEST("BadDigest", 400, "The Content-MD5 you specified did not match what we received."),
     BAD_REQUEST("BadRequest", 400, "Bad Request"),
     BUCKET_ALREADY_EXISTS("BucketAlreadyExists", 409,
