@@ -176,7 +176,7 @@ class BucketConfigurationIT extends AbstractS3IT {
         List<Tag> fiftyOne = new ArrayList<>(fifty);
         fiftyOne.add(Tag.builder().key("k50").value("v").build());
         assertS3Error(() -> s3.putBucketTagging(request -> request.bucket(bucket)
-            .tagging(tagging -> tagging.tagSet(fiftyOne))), 400, "BadRequest");
+            .tagging(tagging -> tagging.tagSet(fiftyOne))), 400, "InvalidTag");
     }
 
     @Test

@@ -56,7 +56,10 @@ public enum S3Error {
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
     /** A write that asks for a storage class Hangar does not store (it stores STANDARD only). */
     INVALID_STORAGE_CLASS("InvalidStorageClass", 400, "The storage class you specified is not valid."),
-    /** A tag S3 refuses: a key or value too long or with a character tags may not hold, or a key given twice. */
+    /**
+     * A tag S3 refuses: a key or value too long or with a character tags may not hold, a key given twice, or
+     * more tags than the object (10) or bucket (50) may have.
+     */
     INVALID_TAG("InvalidTag", 400,
             "Your request contains tag input that is not valid. For example, your request might contain duplicate "
                     + "keys, keys or values that are too long, or system tags."),

@@ -212,7 +212,7 @@ public final class S3Xml {
      * that is empty, longer than 128 UTF-16 code units or holds a character other than letters,
      * digits, white space and {@code _ . : / = + @ -} ("The TagKey you have provided is invalid"),
      * for such a value longer than 256 ("The TagValue you have provided is invalid"), for a key
-     * given twice ("Cannot provide multiple Tags with the same key"); then BadRequest for more tags
+     * given twice ("Cannot provide multiple Tags with the same key"); then InvalidTag for more tags
      * than the resource may have ({@link TaggedResource#tooManyTagsMessage()}).
      */
     public static Tagging parseTagging(InputStream body, TaggedResource resource) {
