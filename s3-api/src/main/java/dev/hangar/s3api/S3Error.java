@@ -55,6 +55,8 @@ public enum S3Error {
             "The specified location-constraint is not valid for this service."),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
     /** A write that asks for a storage class Hangar does not store (it stores STANDARD only). */
+    /** A default retention period (Days or Years) of Object Lock that is not positive or too long. */
+    INVALID_RETENTION_PERIOD("InvalidRetentionPeriod", 400, "Default retention period must be a positive integer value."),
     INVALID_STORAGE_CLASS("InvalidStorageClass", 400, "The storage class you specified is not valid."),
     /**
      * A tag S3 refuses: a key or value too long or with a character tags may not hold, a key given twice, or

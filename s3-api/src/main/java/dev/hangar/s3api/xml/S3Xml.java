@@ -344,7 +344,7 @@ public final class S3Xml {
      * A PutObjectLockConfiguration body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}.
      * MalformedXML for no {@code ObjectLockEnabled} or another value than {@code Enabled}, an empty
      * {@code Rule} or {@code DefaultRetention}, a mode other than GOVERNANCE and COMPLIANCE, neither
-     * or both of {@code Days} and {@code Years}; InvalidArgument for a period that is not positive
+     * or both of {@code Days} and {@code Years}; InvalidRetentionPeriod for a period that is not positive
      * ("Default retention period must be a positive integer value.") or too long.
      */
     public static ObjectLockConfiguration parseObjectLockConfiguration(InputStream body) {
