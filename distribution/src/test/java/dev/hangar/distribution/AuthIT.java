@@ -42,6 +42,7 @@ import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /**
@@ -147,6 +148,21 @@ class AuthIT extends AbstractS3IT {
         RawS3.Response response = raw.send(HttpRequest.newBuilder(URI.create(tampered)).GET().build());
         assertThat(response.status()).isEqualTo(403);
         assertThat(response.errorCode()).contains("SignatureDoesNotMatch");
+    }
+
+    /** An X-Amz-Expires under a second or over a week is refused as S3 does: 403 AuthorizationQueryParametersError. */
+    @ParameterizedTest(name = "X-Amz-Expires={0}")
+    @ValueSource(strings = {"604801", "0", "-1"})
+    void presignedUrlWithExpiryOutOfRangeIsRefusedWith403(String expires) {
+        s3.putObject(request -> request.bucket(bucket).key("presigned-range"), RequestBody.fromString("x"));
+        String url = presigner().presignGetObject(request -> request.signatureDuration(Duration.ofMinutes(5))
+            .getObjectRequest(get -> get.bucket(bucket).key("presigned-range"))).url().toString();
+        assertThat(url).contains("X-Amz-Expires=300");
+
+        RawS3.Response response = raw.send(HttpRequest.newBuilder(
+            URI.create(url.replace("X-Amz-Expires=300", "X-Amz-Expires=" + expires))).GET().build());
+        assertThat(response.status()).as("%s", response).isEqualTo(403);
+        assertThat(response.errorCode()).contains("AuthorizationQueryParametersError");
     }
 
     @Test
@@ -456,6 +472,28 @@ class AuthIT extends AbstractS3IT {
                 case SHA256 -> request.checksumSHA256(wrong);
             }
             assertS3Error(() -> s3.putObject(request.build(), RequestBody.fromBytes(body)), 400, "BadDigest");
+        });
+    }
+
+    /**
+     * A value that is no checksum of the algorithm (not base64 of its length) is not a mismatch: S3 answers
+     * InvalidRequest "Value for x-amz-checksum-... header is invalid.", as it does for every algorithm.
+     */
+    @ParameterizedTest
+    @EnumSource(FlexibleChecksum.class)
+    void malformedChecksumHeaderIsInvalidRequest(FlexibleChecksum checksum) {
+        assertFailedUploadLeavesNoTrace("tamper/checksum-malformed-" + checksum, key -> {
+            PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(bucket).key(key);
+            switch (checksum) {
+                case CRC32 -> request.checksumCRC32("bad");
+                case CRC32C -> request.checksumCRC32C("bad");
+                case CRC64NVME -> request.checksumCRC64NVME("bad");
+                case SHA1 -> request.checksumSHA1("bad");
+                case SHA256 -> request.checksumSHA256("bad");
+            }
+            S3Exception refusal = assertS3Error(() -> s3.putObject(request.build(), RequestBody.fromString("body")),
+                400, "InvalidRequest");
+            assertThat(refusal.awsErrorDetails().errorMessage()).contains("header is invalid");
         });
     }
 

@@ -176,7 +176,7 @@ class BucketConfigurationIT extends AbstractS3IT {
         List<Tag> fiftyOne = new ArrayList<>(fifty);
         fiftyOne.add(Tag.builder().key("k50").value("v").build());
         assertS3Error(() -> s3.putBucketTagging(request -> request.bucket(bucket)
-            .tagging(tagging -> tagging.tagSet(fiftyOne))), 400, "BadRequest");
+            .tagging(tagging -> tagging.tagSet(fiftyOne))), 400, "InvalidTag");
     }
 
     @Test
@@ -613,7 +613,7 @@ class BucketConfigurationIT extends AbstractS3IT {
         assertS3Error(() -> s3.putObjectLockConfiguration(request -> request.bucket(bucket).objectLockConfiguration(lock ->
             lock.objectLockEnabled(ObjectLockEnabled.ENABLED).rule(ObjectLockRule.builder().defaultRetention(
                 DefaultRetention.builder().mode(ObjectLockRetentionMode.GOVERNANCE).days(0).build()).build()))),
-            400, "InvalidArgument");
+            400, "InvalidRetentionPeriod");
         assertS3Error(() -> s3.putObjectLockConfiguration(request -> request.bucket(bucket).objectLockConfiguration(lock ->
             lock.objectLockEnabled(ObjectLockEnabled.ENABLED).rule(ObjectLockRule.builder().defaultRetention(
                 DefaultRetention.builder().mode(ObjectLockRetentionMode.GOVERNANCE).days(1).years(1).build()).build()))),

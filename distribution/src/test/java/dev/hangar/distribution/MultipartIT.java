@@ -213,6 +213,29 @@ class MultipartIT extends AbstractS3IT {
     }
 
     @Test
+    void aPartNumberBeyondThePartCountIsInvalidPartNumber() {
+        String key = "errors/part-number";
+        String uploadId = s3.createMultipartUpload(request -> request.bucket(bucket).key(key)).uploadId();
+        String etag1 = s3.uploadPart(request -> request.bucket(bucket).key(key).uploadId(uploadId).partNumber(1),
+            RandomContent.of(561, MIN_PART).requestBody()).eTag();
+        String etag2 = s3.uploadPart(request -> request.bucket(bucket).key(key).uploadId(uploadId).partNumber(2),
+            RequestBody.fromString("tail")).eTag();
+        s3.completeMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId)
+            .multipartUpload(upload -> upload.parts(part(1, etag1), part(2, etag2))));
+        assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key(key).partNumber(2)).asUtf8String())
+            .isEqualTo("tail");
+
+        assertS3Error(() -> s3.getObjectAsBytes(request -> request.bucket(bucket).key(key).partNumber(3)),
+            400, "InvalidPartNumber");
+        assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key(key).partNumber(3)), 400);
+        // An object not uploaded in parts has one part.
+        s3.putObject(request -> request.bucket(bucket).key("errors/one-part"), RequestBody.fromString("whole"));
+        assertS3Error(() -> s3.getObjectAsBytes(request -> request.bucket(bucket).key("errors/one-part").partNumber(2)),
+            400, "InvalidPartNumber");
+        assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key("errors/one-part").partNumber(2)), 400);
+    }
+
+    @Test
     void invalidPart() {
         String key = "errors/invalid-part";
         String uploadId = s3.createMultipartUpload(request -> request.bucket(bucket).key(key)).uploadId();

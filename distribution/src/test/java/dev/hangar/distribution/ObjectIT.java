@@ -95,6 +95,19 @@ class ObjectIT extends AbstractS3IT {
         assertS3Error(() -> s3.getObjectAsBytes(request -> request.bucket(bucket).key(key)), 404, "NoSuchKey");
     }
 
+    /** S3 returns a list of content codings as it was sent, spacing included. */
+    @ParameterizedTest(name = "[{0}]")
+    @ValueSource(strings = {"gzip, br", "gzip,br", "gzip,  deflate, br"})
+    void aContentEncodingListComesBackAsSent(String contentEncoding) {
+        String key = "encoding/" + contentEncoding.length();
+        s3.putObject(request -> request.bucket(bucket).key(key).contentEncoding(contentEncoding),
+            RequestBody.fromString("coded"));
+
+        assertThat(s3.headObject(request -> request.bucket(bucket).key(key)).contentEncoding()).isEqualTo(contentEncoding);
+        assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key(key)).response().contentEncoding())
+            .isEqualTo(contentEncoding);
+    }
+
     @ParameterizedTest(name = "{0} bytes")
     @ValueSource(ints = {100, 5000})
     void standardHeadersAndUserMetadataRoundTrip(int size) {

@@ -244,6 +244,26 @@ class ObjectLockIT extends AbstractS3IT {
     }
 
     @Test
+    void aDefaultRetentionPeriodOutOfRangeIsInvalidRetentionPeriod() {
+        String refused = newBucketName("lock-period");
+        s3.createBucket(request -> request.bucket(refused).objectLockEnabledForBucket(true));
+        for (Integer days : new Integer[] {0, -1, 36501}) {
+            assertS3Error(() -> s3.putObjectLockConfiguration(request -> request.bucket(refused)
+                .objectLockConfiguration(config -> config.objectLockEnabled(ObjectLockEnabled.ENABLED)
+                    .rule(rule -> rule.defaultRetention(retention -> retention.mode(ObjectLockRetentionMode.GOVERNANCE)
+                        .days(days))))), 400, "InvalidRetentionPeriod");
+        }
+        for (Integer years : new Integer[] {0, -1, 101}) {
+            assertS3Error(() -> s3.putObjectLockConfiguration(request -> request.bucket(refused)
+                .objectLockConfiguration(config -> config.objectLockEnabled(ObjectLockEnabled.ENABLED)
+                    .rule(rule -> rule.defaultRetention(retention -> retention.mode(ObjectLockRetentionMode.COMPLIANCE)
+                        .years(years))))), 400, "InvalidRetentionPeriod");
+        }
+        assertThat(s3.getObjectLockConfiguration(request -> request.bucket(refused)).objectLockConfiguration().rule())
+            .isNull();
+    }
+
+    @Test
     void lockHeadersAreChecked() {
         assertS3Error(() -> s3.putObject(request -> request.bucket(bucket).key("bad")
             .objectLockMode(ObjectLockMode.GOVERNANCE), RequestBody.fromString("x")), 400, "InvalidArgument");

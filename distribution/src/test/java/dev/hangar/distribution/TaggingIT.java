@@ -119,7 +119,7 @@ class TaggingIT extends AbstractS3IT {
             eleven.add(tag("k" + i, "v"));
         }
         assertS3Error(() -> s3.putObjectTagging(request -> request.bucket(bucket).key(key)
-            .tagging(tagging -> tagging.tagSet(eleven))), 400, "BadRequest");
+            .tagging(tagging -> tagging.tagSet(eleven))), 400, "InvalidTag");
         assertS3Error(() -> s3.putObjectTagging(request -> request.bucket(bucket).key(key)
             .tagging(tagging -> tagging.tagSet(tag("k".repeat(129), "v")))), 400, "InvalidTag");
         assertS3Error(() -> s3.putObjectTagging(request -> request.bucket(bucket).key(key)
@@ -139,7 +139,7 @@ class TaggingIT extends AbstractS3IT {
             header.append(i == 0 ? "" : "&").append("k").append(i).append("=v");
         }
         assertS3Error(() -> s3.putObject(request -> request.bucket(bucket).key("limits-header")
-            .tagging(header.toString()), RequestBody.fromString("x")), 400, "BadRequest");
+            .tagging(header.toString()), RequestBody.fromString("x")), 400, "InvalidTag");
         assertS3Error(() -> s3.putObject(request -> request.bucket(bucket).key("limits-header").tagging("a=1&a=2"),
             RequestBody.fromString("x")), 400, "InvalidArgument");
         assertS3Error(() -> s3.putObject(request -> request.bucket(bucket).key("limits-header")

@@ -11,6 +11,12 @@ public enum S3Error {
     AUTHORIZATION_HEADER_MALFORMED("AuthorizationHeaderMalformed", 400, "The authorization header is malformed."),
     AUTHORIZATION_QUERY_PARAMETERS_ERROR("AuthorizationQueryParametersError", 400,
             "Error parsing the X-Amz-Credential parameter."),
+    /**
+     * A presigned URL whose {@code X-Amz-Expires} is out of range (under 1 second or over 7 days): the same
+     * code as a malformed query parameter, but S3 answers it as a refused authorization, 403.
+     */
+    AUTHORIZATION_QUERY_PARAMETERS_EXPIRES("AuthorizationQueryParametersError", 403,
+            "X-Amz-Expires must be less than a week (in seconds) that is 604800"),
     BAD_DIGEST("BadDigest", 400, "The Content-MD5 you specified did not match what we received."),
     BAD_REQUEST("BadRequest", 400, "Bad Request"),
     BUCKET_ALREADY_EXISTS("BucketAlreadyExists", 409,
@@ -39,7 +45,8 @@ public enum S3Error {
                     + "or the specified entity tag may not match the part's entity tag."),
     INVALID_PART_ORDER("InvalidPartOrder", 400,
             "The list of parts was not in ascending order. Parts must be ordered by part number."),
-    INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
+    /** {@code GetObject?partNumber=N} (or HEAD) with N beyond the object's part count. */
+    INVALID_PART_NUMBER("InvalidPartNumber", 400, "The requested partnumber is not satisfiable"),
     /** A POST policy that is not base64, not JSON or not a policy; AWS's message says why ("Invalid Policy: ..."). */
     INVALID_POLICY_DOCUMENT("InvalidPolicyDocument", 400,
             "The content of the form does not meet the conditions specified in the policy document."),
@@ -48,8 +55,13 @@ public enum S3Error {
             "The specified location-constraint is not valid for this service."),
     INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
     /** A write that asks for a storage class Hangar does not store (it stores STANDARD only). */
+    /** A default retention period (Days or Years) of Object Lock that is not positive or too long. */
+    INVALID_RETENTION_PERIOD("InvalidRetentionPeriod", 400, "Default retention period must be a positive integer value."),
     INVALID_STORAGE_CLASS("InvalidStorageClass", 400, "The storage class you specified is not valid."),
-    /** A tag S3 refuses: a key or value too long or with a character tags may not hold, or a key given twice. */
+    /**
+     * A tag S3 refuses: a key or value too long or with a character tags may not hold, a key given twice, or
+     * more tags than the object (10) or bucket (50) may have.
+     */
     INVALID_TAG("InvalidTag", 400,
             "Your request contains tag input that is not valid. For example, your request might contain duplicate "
                     + "keys, keys or values that are too long, or system tags."),

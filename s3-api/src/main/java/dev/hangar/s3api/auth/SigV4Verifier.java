@@ -333,13 +333,13 @@ public final class SigV4Verifier {
             throw queryError("X-Amz-Expires should be a number");
         }
         if (seconds < 0) {
-            throw queryError("X-Amz-Expires must be non-negative");
+            throw expiresOutOfRange("X-Amz-Expires must be non-negative");
         }
         if (seconds == 0) {
-            throw queryError("X-Amz-Expires must be at least 1 second");
+            throw expiresOutOfRange("X-Amz-Expires must be at least 1 second");
         }
         if (seconds > MAXIMUM_EXPIRES_SECONDS) {
-            throw queryError("X-Amz-Expires must be less than a week (in seconds) that is 604800");
+            throw expiresOutOfRange("X-Amz-Expires must be less than a week (in seconds) that is 604800");
         }
         return seconds;
     }
@@ -355,6 +355,11 @@ public final class SigV4Verifier {
 
     private static S3Exception queryError(String message) {
         return new S3Exception(S3Error.AUTHORIZATION_QUERY_PARAMETERS_ERROR, message);
+    }
+
+    /** An X-Amz-Expires that is a number but out of range: S3 refuses the URL with 403, not 400. */
+    private static S3Exception expiresOutOfRange(String message) {
+        return new S3Exception(S3Error.AUTHORIZATION_QUERY_PARAMETERS_EXPIRES, message);
     }
 
     @Override

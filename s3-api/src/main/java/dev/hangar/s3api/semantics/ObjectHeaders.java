@@ -130,17 +130,21 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
         return headers;
     }
 
+    /**
+     * The Content-Encoding to store: as sent, spacing included (S3 returns {@code gzip, br} as it was
+     * sent), less the {@code aws-chunked} coding of a streaming upload and the separator before it.
+     */
     private static String withoutAwsChunked(String contentEncoding) {
         StringBuilder kept = new StringBuilder();
-        for (String coding : contentEncoding.split(",")) {
+        for (String coding : contentEncoding.split(",", -1)) {
             String trimmed = coding.trim();
             if (!trimmed.isEmpty() && !trimmed.equalsIgnoreCase("aws-chunked")) {
                 if (!kept.isEmpty()) {
                     kept.append(',');
                 }
-                kept.append(trimmed);
+                kept.append(kept.isEmpty() ? coding.stripLeading() : coding);
             }
         }
-        return kept.toString();
+        return kept.toString().stripTrailing();
     }
 }

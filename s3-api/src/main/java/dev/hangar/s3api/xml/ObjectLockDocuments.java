@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * without {@code ObjectLockEnabled} or with another value, an empty {@code Rule} or {@code
  * DefaultRetention}, a mode without a period, an unknown mode, days and years together, a retention
  * with only one of mode and date, and an unknown legal hold status are MalformedXML; a period that
- * is not positive, or too long, is InvalidArgument.
+ * is not positive, or too long, is InvalidRetentionPeriod.
  */
 final class ObjectLockDocuments {
     private static final String CONFIGURATION = "ObjectLockConfiguration";
@@ -81,10 +81,10 @@ final class ObjectLockDocuments {
 
     private static int period(int value, int maximum) {
         if (value <= 0) {
-            throw RequestValues.invalidArgument("Default retention period must be a positive integer value.");
+            throw RequestValues.invalidRetentionPeriod("Default retention period must be a positive integer value.");
         }
         if (value > maximum) {
-            throw RequestValues.invalidArgument("Default retention period too large.");
+            throw RequestValues.invalidRetentionPeriod("Default retention period too large.");
         }
         return value;
     }

@@ -135,8 +135,8 @@ final class RequestValues {
         return new S3Exception(S3Error.INVALID_TAG, message);
     }
 
-    static S3Exception badRequest(String message) {
-        return new S3Exception(S3Error.BAD_REQUEST, message);
+    static S3Exception invalidRetentionPeriod(String message) {
+        return new S3Exception(S3Error.INVALID_RETENTION_PERIOD, message);
     }
 
     static S3Exception malformedAcl(String detail) {

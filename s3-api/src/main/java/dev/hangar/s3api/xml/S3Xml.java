@@ -212,7 +212,7 @@ public final class S3Xml {
      * that is empty, longer than 128 UTF-16 code units or holds a character other than letters,
      * digits, white space and {@code _ . : / = + @ -} ("The TagKey you have provided is invalid"),
      * for such a value longer than 256 ("The TagValue you have provided is invalid"), for a key
-     * given twice ("Cannot provide multiple Tags with the same key"); then BadRequest for more tags
+     * given twice ("Cannot provide multiple Tags with the same key"); then InvalidTag for more tags
      * than the resource may have ({@link TaggedResource#tooManyTagsMessage()}).
      */
     public static Tagging parseTagging(InputStream body, TaggedResource resource) {
@@ -344,7 +344,7 @@ public final class S3Xml {
      * A PutObjectLockConfiguration body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}.
      * MalformedXML for no {@code ObjectLockEnabled} or another value than {@code Enabled}, an empty
      * {@code Rule} or {@code DefaultRetention}, a mode other than GOVERNANCE and COMPLIANCE, neither
-     * or both of {@code Days} and {@code Years}; InvalidArgument for a period that is not positive
+     * or both of {@code Days} and {@code Years}; InvalidRetentionPeriod for a period that is not positive
      * ("Default retention period must be a positive integer value.") or too long.
      */
     public static ObjectLockConfiguration parseObjectLockConfiguration(InputStream body) {

@@ -2,7 +2,7 @@ package dev.hangar.s3api.xml;
 
 /**
  * What a tag set is for, which decides how many tags it may hold and how S3 words the refusal of
- * one more: 400 {@code BadRequest} in both cases, with the message AWS sends.
+ * one more: 400 {@code InvalidTag} in both cases, with the message AWS sends.
  */
 public enum TaggedResource {
     /** An object: at most 10 tags. */

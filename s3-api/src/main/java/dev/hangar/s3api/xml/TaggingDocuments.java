@@ -126,7 +126,7 @@ final class TaggingDocuments {
             }
         }
         if (tags.size() > resource.maximumTags()) {
-            throw RequestValues.badRequest(resource.tooManyTagsMessage());
+            throw RequestValues.invalidTag(resource.tooManyTagsMessage());
         }
         return new Tagging(tags);
     }

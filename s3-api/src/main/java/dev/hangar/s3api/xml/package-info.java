@@ -16,7 +16,7 @@
  * Object Lock, retention, legal hold) go both ways, since Hangar stores what a client puts and
  * gives it back on a get: for each, {@code parse(render(x))} equals {@code x}. Their parsers also
  * refuse what S3 refuses, with S3's codes beyond MalformedXML (InvalidArgument, InvalidRequest,
- * InvalidTag, BadRequest, MalformedACLError) and the messages S3 was recorded answering; what
+ * InvalidTag, InvalidRetentionPeriod, MalformedACLError) and the messages S3 was recorded answering; what
  * needs state or a clock (whether an id exists, whether a date is in the future) is the caller's.
  *
  * <p>The {@code parse...} methods read a request body from an {@code InputStream} with a size

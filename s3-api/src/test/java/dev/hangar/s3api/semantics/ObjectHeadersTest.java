@@ -92,7 +92,9 @@ class ObjectHeadersTest {
             "gzip|gzip",
             "gzip,aws-chunked|gzip",
             "aws-chunked,gzip|gzip",
-            "gzip, aws-chunked, br|gzip,br",
+            "gzip, aws-chunked, br|gzip, br",
+            "aws-chunked, gzip, br|gzip, br",
+            "gzip, br|gzip, br",
             "AWS-Chunked,gzip|gzip",
             "gzip,br|gzip,br",
             "identity|identity"})

@@ -91,14 +91,14 @@ class ObjectLockTest {
     @ValueSource(strings = {"<Days>0</Days>", "<Days>-1</Days>", "<Years>0</Years>"})
     void refusesAPeriodThatIsNotPositive(String period) {
         assertRefused(() -> S3Xml.parseObjectLockConfiguration(body(defaultRetention("<Mode>GOVERNANCE</Mode>" + period))),
-                S3Error.INVALID_ARGUMENT, "Default retention period must be a positive integer value.");
+                S3Error.INVALID_RETENTION_PERIOD, "Default retention period must be a positive integer value.");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"<Days>36501</Days>", "<Years>101</Years>", "<Days>999999999</Days>"})
     void refusesAPeriodTooLong(String period) {
         assertRefused(() -> S3Xml.parseObjectLockConfiguration(body(defaultRetention("<Mode>GOVERNANCE</Mode>" + period))),
-                S3Error.INVALID_ARGUMENT, "Default retention period too large.");
+                S3Error.INVALID_RETENTION_PERIOD, "Default retention period too large.");
     }
 
     @Test

@@ -103,9 +103,9 @@ class TaggingTest {
     @Test
     void refusesMoreTagsThanTheResourceMayHaveAsS3Does() {
         assertRefused(() -> S3Xml.parseTagging(body(taggingOf(numbered(11))), TaggedResource.OBJECT),
-                S3Error.BAD_REQUEST, "Object tags cannot be greater than 10");
+                S3Error.INVALID_TAG, "Object tags cannot be greater than 10");
         assertRefused(() -> S3Xml.parseTagging(body(taggingOf(numbered(51))), TaggedResource.BUCKET),
-                S3Error.BAD_REQUEST, "Bucket tag count cannot be greater than 50");
+                S3Error.INVALID_TAG, "Bucket tag count cannot be greater than 50");
     }
 
     @Test
@@ -203,7 +203,7 @@ class TaggingTest {
             eleven.append(index == 0 ? "" : "&").append("k").append(index).append("=v");
         }
         assertRefused(() -> S3Xml.parseTaggingHeader(eleven.toString(), TaggedResource.OBJECT),
-                S3Error.BAD_REQUEST, "Object tags cannot be greater than 10");
+                S3Error.INVALID_TAG, "Object tags cannot be greater than 10");
         assertRefused(() -> S3Xml.parseTaggingHeader("TagSet%3D%5B%7BKey%3Dstring%2CValue%3Dstring%7D%5D", TaggedResource.OBJECT),
                 S3Error.INVALID_TAG, INVALID_KEY);
         assertRefused(() -> S3Xml.parseTaggingHeader("k=" + "v".repeat(257), TaggedResource.OBJECT),
