@@ -118,6 +118,34 @@ class AuthIT extends AbstractS3IT {
         assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key("anonymous-put")), 404);
     }
 
+    @Test
+    void anonymousRequestsToABucketThatDoesNotExistAreNoSuchBucket() {
+        String missing = bucket + "-missing";
+        String base = endpoint() + "/" + missing;
+
+        RawS3.Response get = raw.send(HttpRequest.newBuilder(URI.create(base + "/key")).GET().build());
+        assertRawError(get, 404, "NoSuchBucket");
+        RawS3.Response list = raw.send(HttpRequest.newBuilder(URI.create(base + "?list-type=2")).GET().build());
+        assertRawError(list, 404, "NoSuchBucket");
+        RawS3.Response put = raw.send(HttpRequest.newBuilder(URI.create(base + "/key"))
+            .PUT(HttpRequest.BodyPublishers.ofString("intruder")).build());
+        assertRawError(put, 404, "NoSuchBucket");
+        RawS3.Response headObject = raw.send(HttpRequest.newBuilder(URI.create(base + "/key"))
+            .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(headObject.status()).isEqualTo(404);
+        RawS3.Response headBucket = raw.send(HttpRequest.newBuilder(URI.create(base))
+            .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(headBucket.status()).isEqualTo(404);
+
+        // An existing private bucket keeps answering AccessDenied to the same requests.
+        assertRawError(raw.send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + bucket + "/key")).GET().build()),
+            403, "AccessDenied");
+        assertRawError(raw.send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + bucket + "?list-type=2")).GET().build()),
+            403, "AccessDenied");
+        assertThat(raw.send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + bucket))
+            .method("HEAD", HttpRequest.BodyPublishers.noBody()).build()).status()).isEqualTo(403);
+    }
+
     // ---------------------------------------------------------------- presigned URLs
 
     @Test
