@@ -189,14 +189,14 @@ class AuthIT extends AbstractS3IT {
         }
 
         SdkHttpRequest unsigned = raw.request(SdkHttpMethod.PUT, "/" + bucket + "/chunked-unsigned").build();
-        RawHttp.Answer taken = RawHttp.exchange(nextPort(), chunked(raw.sign(unsigned, (byte[]) null,
+        RawHttp.Answer taken = RawHttp.exchange(unsigned.port(), chunked(raw.sign(unsigned, (byte[]) null,
             properties -> properties.putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false)).request(), large));
         assertThat(taken.status()).as("%s", taken).isEqualTo(200);
         assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key("chunked-unsigned")).asByteArray())
             .isEqualTo(large);
 
         SdkHttpRequest signedPayload = raw.request(SdkHttpMethod.PUT, "/" + bucket + "/chunked-signed").build();
-        RawHttp.Answer refused = RawHttp.exchange(nextPort(), chunked(raw.sign(signedPayload, small,
+        RawHttp.Answer refused = RawHttp.exchange(signedPayload.port(), chunked(raw.sign(signedPayload, small,
             properties -> properties.putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, true)).request(), small));
         assertThat(refused.status()).as("%s", refused).isEqualTo(411);
         assertThat(refused.errorCode()).contains("MissingContentLength");
