@@ -119,6 +119,34 @@ class AuthIT extends AbstractS3IT {
         assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key("anonymous-put")), 404);
     }
 
+    @Test
+    void anonymousRequestsToABucketThatDoesNotExistAreNoSuchBucket() {
+        String missing = bucket + "-missing";
+        String base = endpoint() + "/" + missing;
+
+        RawS3.Response get = raw.send(HttpRequest.newBuilder(URI.create(base + "/key")).GET().build());
+        assertRawError(get, 404, "NoSuchBucket");
+        RawS3.Response list = raw.send(HttpRequest.newBuilder(URI.create(base + "?list-type=2")).GET().build());
+        assertRawError(list, 404, "NoSuchBucket");
+        RawS3.Response put = raw.send(HttpRequest.newBuilder(URI.create(base + "/key"))
+            .PUT(HttpRequest.BodyPublishers.ofString("intruder")).build());
+        assertRawError(put, 404, "NoSuchBucket");
+        RawS3.Response headObject = raw.send(HttpRequest.newBuilder(URI.create(base + "/key"))
+            .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(headObject.status()).isEqualTo(404);
+        RawS3.Response headBucket = raw.send(HttpRequest.newBuilder(URI.create(base))
+            .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(headBucket.status()).isEqualTo(404);
+
+        // An existing private bucket keeps answering AccessDenied to the same requests.
+        assertRawError(raw.send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + bucket + "/key")).GET().build()),
+            403, "AccessDenied");
+        assertRawError(raw.send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + bucket + "?list-type=2")).GET().build()),
+            403, "AccessDenied");
+        assertThat(raw.send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + bucket))
+            .method("HEAD", HttpRequest.BodyPublishers.noBody()).build()).status()).isEqualTo(403);
+    }
+
     // ---------------------------------------------------------------- presigned URLs
 
     @Test
@@ -137,6 +165,71 @@ class AuthIT extends AbstractS3IT {
         assertThat(get.body()).isEqualTo(body);
 
         assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key("presigned")).asByteArray()).isEqualTo(body);
+    }
+
+    /**
+     * A PUT whose body comes in HTTP chunks with no Content-Length is taken when its payload is unsigned, as S3
+     * takes it: presigned, header-signed with UNSIGNED-PAYLOAD, or anonymous. Small bodies and bodies over the
+     * inline threshold alike. A signed payload hash still needs the length it covers: 411 MissingContentLength.
+     */
+    @Test
+    void anUnsignedPutMayStreamItsBodyInChunksWithoutALength() {
+        byte[] small = RandomContent.of(702, 700).bytes();
+        byte[] large = RandomContent.of(703, 3 * 1024 * 1024 + 17).bytes();
+
+        for (byte[] body : new byte[][] {small, large}) {
+            String key = "chunked-presigned-" + body.length;
+            URI putUrl = URI.create(presigner().presignPutObject(request -> request.signatureDuration(Duration.ofMinutes(5))
+                .putObjectRequest(put -> put.bucket(bucket).key(key))).url().toString());
+            // A body publisher of unknown length: java.net.http sends it chunked, with no Content-Length.
+            RawS3.Response put = raw.send(HttpRequest.newBuilder(putUrl)
+                .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(body))).build());
+            assertThat(put.status()).as("%s", put).isEqualTo(200);
+            assertThat(put.header("ETag")).contains('"' + Digests.md5Hex(body) + '"');
+            assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key(key)).asByteArray()).isEqualTo(body);
+        }
+
+        SdkHttpRequest unsigned = raw.request(SdkHttpMethod.PUT, "/" + bucket + "/chunked-unsigned").build();
+        RawHttp.Answer taken = RawHttp.exchange(unsigned.port(), chunked(raw.sign(unsigned, (byte[]) null,
+            properties -> properties.putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, false)).request(), large));
+        assertThat(taken.status()).as("%s", taken).isEqualTo(200);
+        assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key("chunked-unsigned")).asByteArray())
+            .isEqualTo(large);
+
+        SdkHttpRequest signedPayload = raw.request(SdkHttpMethod.PUT, "/" + bucket + "/chunked-signed").build();
+        RawHttp.Answer refused = RawHttp.exchange(signedPayload.port(), chunked(raw.sign(signedPayload, small,
+            properties -> properties.putProperty(AwsV4FamilyHttpSigner.PAYLOAD_SIGNING_ENABLED, true)).request(), small));
+        assertThat(refused.status()).as("%s", refused).isEqualTo(411);
+        assertThat(refused.errorCode()).contains("MissingContentLength");
+        assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key("chunked-signed")), 404);
+
+        String open = createBucket("chunked-open");
+        s3.putBucketAcl(request -> request.bucket(open).acl(software.amazon.awssdk.services.s3.model.BucketCannedACL.PUBLIC_READ_WRITE));
+        RawS3.Response anonymous = raw.send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + open + "/anonymous"))
+            .PUT(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(small))).build());
+        assertThat(anonymous.status()).as("%s", anonymous).isEqualTo(200);
+        assertThat(s3.getObjectAsBytes(request -> request.bucket(open).key("anonymous")).asByteArray()).isEqualTo(small);
+    }
+
+    /** The bytes of a signed request sent with {@code Transfer-Encoding: chunked} and no Content-Length. */
+    private static byte[] chunked(SdkHttpRequest signed, byte[] body) {
+        StringBuilder head = new StringBuilder("PUT " + signed.encodedPath() + " HTTP/1.1\r\n");
+        if (signed.firstMatchingHeader("Host").isEmpty()) {
+            head.append("Host: ").append(signed.host()).append(':').append(signed.port()).append("\r\n");
+        }
+        signed.forEachHeader((name, values) -> values.forEach(value -> head.append(name).append(": ").append(value)
+            .append("\r\n")));
+        head.append("Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int chunk = 64 * 1024;
+        for (int offset = 0; offset < body.length; offset += chunk) {
+            int size = Math.min(chunk, body.length - offset);
+            out.writeBytes((Integer.toHexString(size) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body, offset, size);
+            out.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        out.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        return RawHttp.request(head.toString(), out.toByteArray());
     }
 
     @Test

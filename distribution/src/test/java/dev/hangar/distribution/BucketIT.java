@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hangar.distribution.support.RawS3;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,6 +46,43 @@ class BucketIT extends AbstractS3IT {
         createBucket("sort-b");
         createBucket("sort-a");
         assertThat(s3.listBuckets().buckets()).extracting(Bucket::name).isSorted();
+    }
+
+    @Test
+    void listBucketsPagesWithMaxBucketsAndContinuationToken() {
+        List<String> created = List.of(createBucket("pages"), createBucket("pages"), createBucket("pages"));
+        String prefix = created.getFirst().substring(0, created.getFirst().lastIndexOf('-') + 1);
+        List<String> expected = created.stream().sorted().toList();
+
+        ListBucketsResponse first = s3.listBuckets(request -> request.prefix(prefix).maxBuckets(2));
+        assertThat(first.buckets()).extracting(Bucket::name).containsExactlyElementsOf(expected.subList(0, 2));
+        assertThat(first.prefix()).isEqualTo(prefix);
+        assertThat(first.continuationToken()).isNotBlank();
+        ListBucketsResponse second = s3.listBuckets(request -> request.prefix(prefix).maxBuckets(2)
+            .continuationToken(first.continuationToken()));
+        assertThat(second.buckets()).extracting(Bucket::name).containsExactlyElementsOf(expected.subList(2, 3));
+        assertThat(second.continuationToken()).isNull();
+
+        List<String> paged = s3.listBucketsPaginator(request -> request.prefix(prefix).maxBuckets(1)).buckets()
+            .stream().map(Bucket::name).toList();
+        assertThat(paged).containsExactlyElementsOf(expected);
+        assertThat(s3.listBucketsPaginator(request -> request.maxBuckets(2)).buckets().stream().map(Bucket::name))
+            .containsAll(expected).isSorted();
+        assertThat(s3.listBuckets(request -> request.prefix(prefix).bucketRegion(REGION)).buckets())
+            .extracting(Bucket::name).containsExactlyElementsOf(expected);
+        assertThat(s3.listBuckets(request -> request.prefix(prefix).bucketRegion("ap-south-2")).buckets()).isEmpty();
+        // Without max-buckets every bucket comes in one page, and nothing is echoed that was not sent.
+        ListBucketsResponse all = s3.listBuckets();
+        assertThat(all.continuationToken()).isNull();
+        assertThat(all.prefix()).isNull();
+    }
+
+    @Test
+    void listBucketsRefusesAMaxBucketsOutOfRangeAndAForeignToken() {
+        assertS3Error(() -> s3.listBuckets(request -> request.maxBuckets(0)), 400, "InvalidArgument");
+        assertS3Error(() -> s3.listBuckets(request -> request.maxBuckets(10_001)), 400, "InvalidArgument");
+        assertS3Error(() -> s3.listBuckets(request -> request.continuationToken("!!not-a-token")), 400,
+            "InvalidArgument");
     }
 
     @ParameterizedTest

@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decides, on every request, whether the caller may do what it asks: the bucket policy, the key's
  * per-bucket permissions and the canned ACLs of bucket and object, combined as {@link
- * AccessControl} states. Anonymous requests pass exactly where a policy or an ACL lets them.
+ * AccessControl} states. Anonymous requests pass exactly where a policy or an ACL lets them; one refused
+ * on a bucket that does not exist is told NoSuchBucket, as S3 tells it.
  */
 final class AccessGuard {
     private final MetadataStore metadata;
@@ -88,6 +89,12 @@ final class AccessGuard {
             }
         }
         if (!decision.allowed()) {
+            if (caller.isAnonymous() && bucket != null && !operation.equals("CreateBucket")
+                    && metadata.getBucket(bucket).isEmpty()) {
+                // As S3 answers anonymous requests: a bucket that does not exist is NoSuchBucket, not AccessDenied
+                // (bucket names are public, so nothing is disclosed). Existing buckets keep their AccessDenied.
+                throw new S3Exception(S3Error.NO_SUCH_BUCKET);
+            }
             throw new S3Exception(S3Error.ACCESS_DENIED, "Access Denied: " + decision.reason() + ".");
         }
     }

@@ -49,7 +49,11 @@ final class BucketOperations {
     }
 
     /** Every bucket for the root key; for another key, the buckets it has any permission on. */
-    S3Response listBuckets(Caller caller) {
+    /**
+     * ListBuckets: the buckets the caller may see, filtered and paginated as {@link BucketPage} says
+     * ({@code prefix}, {@code bucket-region}, {@code max-buckets}, {@code continuation-token}).
+     */
+    S3Response listBuckets(S3Request request, Caller caller) {
         List<BucketRecord> buckets = metadata.listBuckets();
         if (!caller.isRoot()) {
             Map<String, BucketPermission> granted = caller.key() == null ? Map.of() : caller.key().buckets();
@@ -60,7 +64,7 @@ final class BucketOperations {
                     })
                     .toList();
         }
-        return S3Response.xml(200, documents.listAllMyBucketsResult(buckets));
+        return S3Response.xml(200, documents.listAllMyBucketsResult(BucketPage.of(buckets, request)));
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.hangar.s3api.S3Exception;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -60,8 +61,10 @@ final class ContentStore {
     }
 
     /**
-     * Consumes {@code in} to its end. Objects of a known length within the threshold stay in memory
-     * (they will live in their metadata record); anything else streams into blocks.
+     * Consumes {@code in} to its end. Objects within the inline threshold stay in memory (they will live in
+     * their metadata record); anything else streams into blocks. Of a body of unknown length (-1) no more
+     * than the threshold and one byte is held before it is known to be larger: then that much goes first
+     * into the blocks, and the rest streams after it.
      */
     ObjectContent write(InputStream in, long length) throws IOException {
         if (length >= 0 && length <= settings.inlineThreshold()) {
@@ -70,6 +73,13 @@ final class ContentStore {
                 throw new S3Exception(S3Error.INVALID_REQUEST, "The request body is longer than its declared length.");
             }
             return new ObjectContent.Inline(data);
+        }
+        if (length < 0) {
+            byte[] head = in.readNBytes(settings.inlineThreshold() + 1);
+            if (head.length <= settings.inlineThreshold()) {
+                return new ObjectContent.Inline(head);
+            }
+            return new ObjectContent.Blocks(writeBlocks(new SequenceInputStream(new ByteArrayInputStream(head), in)));
         }
         return new ObjectContent.Blocks(writeBlocks(in));
     }

@@ -1,6 +1,5 @@
 package dev.hangar.s3api.semantics;
 
-import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.Checksum;
 import dev.hangar.metadata.ListedVersion;
 import dev.hangar.metadata.MultipartUpload;
@@ -128,11 +127,12 @@ final class Documents {
                 requestId));
     }
 
-    byte[] listAllMyBucketsResult(List<BucketRecord> buckets) {
-        List<BucketEntry> entries = buckets.stream()
+    byte[] listAllMyBucketsResult(BucketPage page) {
+        List<BucketEntry> entries = page.buckets().stream()
                 .map(bucket -> new BucketEntry(bucket.name(), bucket.created(), bucket.region()))
                 .toList();
-        return S3Xml.renderListAllMyBuckets(new ListAllMyBucketsResult(owner, entries));
+        return S3Xml.renderListAllMyBuckets(
+                new ListAllMyBucketsResult(owner, entries, page.prefix(), page.continuationToken()));
     }
 
     byte[] locationConstraint(String region) {

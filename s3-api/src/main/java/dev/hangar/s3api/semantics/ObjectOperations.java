@@ -47,6 +47,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class ObjectOperations {
     static final long MAX_SINGLE_PUT = 5L << 30;
+    private static final String TOO_LARGE_FOR_A_SINGLE_PUT =
+            "Your proposed upload exceeds the maximum allowed size of 5 GiB for a single PUT.";
     private static final String VERSION_ID_HEADER = "x-amz-version-id";
     private static final String DELETE_MARKER_HEADER = "x-amz-delete-marker";
 
@@ -99,17 +101,21 @@ final class ObjectOperations {
         ObjectKeys.validate(key);
         requireBucket(bucket);
         long length = payload.declaredLength();
-        if (length < 0) {
+        if (length < 0 && !isChunked(request)) {
             throw new S3Exception(S3Error.MISSING_CONTENT_LENGTH);
         }
         if (length > MAX_SINGLE_PUT) {
-            throw new S3Exception(S3Error.ENTITY_TOO_LARGE,
-                    "Your proposed upload exceeds the maximum allowed size of 5 GiB for a single PUT.");
+            throw new S3Exception(S3Error.ENTITY_TOO_LARGE, TOO_LARGE_FOR_A_SINGLE_PUT);
         }
         ObjectHeaders headers = ObjectHeaders.from(request.headers());
         VersionSettings settings = settings(request, bucket);
         Precondition precondition = WritePreconditions.of(request);
-        ObjectContent stored = Failures.io(() -> content.write(payload.stream(), length));
+        // A body of no declared length (chunked, unsigned: the HTTP layer refuses a signed one) is
+        // streamed as any other, and cut off with EntityTooLarge past 5 GiB.
+        InputStream body = length >= 0
+                ? payload.stream()
+                : new LengthLimitedStream(payload.stream(), MAX_SINGLE_PUT, TOO_LARGE_FOR_A_SINGLE_PUT);
+        ObjectContent stored = Failures.io(() -> content.write(body, length));
         Checksum checksum = payload.checksum().orElse(null);
         Optional<VersioningConfiguration.Status> versioning = configurations.versioning(bucket);
         ObjectVersion version = newVersion(bucket, key, versioning, sizeOf(stored), Etags.of(payload.md5()), stored,
@@ -122,6 +128,12 @@ final class ObjectOperations {
         }
         putVersionId(responseHeaders, version.versionId(), versioning);
         return S3Response.empty(200, responseHeaders);
+    }
+
+    /** Whether the body comes in HTTP chunks ({@code Transfer-Encoding: chunked}), its length declared nowhere. */
+    private static boolean isChunked(S3Request request) {
+        String encoding = request.header("transfer-encoding");
+        return encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked");
     }
 
     S3Response get(S3Request request, boolean headOnly) {

@@ -120,7 +120,7 @@ public final class S3Service {
 
     private S3Response run(S3Operation operation, S3Request request, Payload payload, Caller caller) {
         return switch (operation) {
-            case S3Operation.ListBuckets ignored -> buckets.listBuckets(caller);
+            case S3Operation.ListBuckets ignored -> buckets.listBuckets(request, caller);
             case S3Operation.CreateBucket ignored -> buckets.create(request, payload, caller);
             case S3Operation.HeadBucket ignored -> buckets.head(request);
             case S3Operation.DeleteBucket ignored -> buckets.delete(request);

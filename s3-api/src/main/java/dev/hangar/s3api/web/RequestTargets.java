@@ -101,10 +101,10 @@ final class RequestTargets extends ChannelInboundHandlerAdapter {
                         "The request is not well-formed HTTP/1.1: " + decoded.cause().getMessage());
             };
         }
-        if (isChunkedWithoutLength(request)) {
+        if (isChunkedWithoutLength(request) && !takesAnUnknownLength(request)) {
             // Refused here, at its head, rather than by the operation: the operation refuses it too, but only
             // after Netty may have met a broken chunk and answered an empty 400 first (a race the S3 handler's
-            // thread can lose). S3 wants the length of every body it takes.
+            // thread can lose). S3 wants the length of every body it takes, but that of an unsigned PUT.
             return new S3Exception(S3Error.MISSING_CONTENT_LENGTH);
         }
         String target = percentEncodeRawBytes(request.uri());
@@ -128,6 +128,20 @@ final class RequestTargets extends ChannelInboundHandlerAdapter {
                 && HttpUtil.isTransferEncodingChunked(request)
                 && !request.headers().contains(HttpHeaderNames.CONTENT_LENGTH)
                 && !request.headers().contains("x-amz-decoded-content-length");
+    }
+
+    /**
+     * A PUT whose payload is not signed: no {@code x-amz-content-sha256}, as on an anonymous or a presigned
+     * request, or {@code UNSIGNED-PAYLOAD}. S3 takes such a body without a length (PutObject does; the
+     * operations that need the length still refuse it). A payload hash, or an aws-chunked body, needs the
+     * length the signature covers.
+     */
+    static boolean takesAnUnknownLength(HttpRequest request) {
+        if (!request.method().name().equals("PUT")) {
+            return false;
+        }
+        String contentSha256 = request.headers().get("x-amz-content-sha256");
+        return contentSha256 == null || contentSha256.strip().equals("UNSIGNED-PAYLOAD");
     }
 
     /** The target with every character above 0x7F, which Netty made of one raw byte, percent-encoded. */
