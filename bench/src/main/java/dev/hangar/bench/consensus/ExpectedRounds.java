@@ -5,8 +5,9 @@ package dev.hangar.bench.consensus;
  * measurements are read ({@link ConsensusTable}) and the smoke test checks the benchmarks' roles.
  *
  * <p>Object calls ("Round trips per S3 operation", "The Raft mode"): leaderless, one round for every small-object
- * request through any node, a replica or not (a quorum write, or a quorum read), except a conditional write, which
- * reads the key from a quorum before it writes (two). Raft: a command costs the append
+ * request through any node, a replica or not (a quorum write, or a quorum read), except that a PUT then reads its
+ * bucket back from a quorum (two; "Bucket deletion against writes") and a conditional PUT reads the key first as
+ * well (three). Raft: a command costs the append
  * through the group's leader, the forward and then the append from anywhere else; a read costs nothing on the leader
  * under its lease or with leader reads, a heartbeat round with read-index, and from elsewhere the forward to the
  * leader (plus the leader's heartbeat round for read-index from outside the group; a follower in read-index mode
@@ -22,7 +23,11 @@ final class ExpectedRounds {
 
     static int object(Policy policy, Role role, Operation operation) {
         return switch (policy) {
-            case LEADERLESS -> operation == Operation.CONDITIONAL_PUT ? 2 : 1;
+            case LEADERLESS -> switch (operation) {
+                case PUT -> 2;
+                case CONDITIONAL_PUT -> 3;
+                default -> 1;
+            };
             case RAFT_LEASE, RAFT_READ_INDEX, RAFT_LEADER -> operation.isCommand()
                     ? (role == Role.LEADER ? 1 : 2)
                     : raftRead(policy, role);
