@@ -105,12 +105,16 @@ class MembershipTest {
         stop(c);
         awaitState(a, c, DOWN);
         awaitState(three.get(1), c, DOWN);
+        Await.until(WAIT, () -> seenByA.size() == 2, () -> "a's listener heard c's states " + seenByA);
         assertThat(seenByA).containsExactly(SUSPECT, DOWN);
 
         // Same data directory, hence same id, and the same port.
         TestNode again = start(settings("c", "z3", List.of(a.address)).withRpc("127.0.0.1", c.address.getPort()));
         assertThat(again.id).isEqualTo(c.id);
         awaitState(a, again, UP);
+        // Listeners hear of a change just after the status map shows it: wait for them too.
+        Await.until(WAIT, () -> cameBack.size() == 1 && seenByA.size() == 3,
+                () -> "listeners heard " + cameBack + " come back, states " + seenByA);
         assertThat(cameBack).containsExactly(c.id);
         assertThat(seenByA).containsExactly(SUSPECT, DOWN, UP);
 
@@ -121,6 +125,7 @@ class MembershipTest {
         assertThat(moved.address.getPort()).isNotEqualTo(c.address.getPort());
         awaitAllUp(List.of(a, three.get(1), moved));
         assertThat(a.statuses().get(c.id).address().getPort()).isEqualTo(moved.address.getPort());
+        Await.until(WAIT, () -> cameBack.size() == 2, () -> "listeners heard " + cameBack + " come back");
         assertThat(cameBack).containsExactly(c.id, c.id);
     }
 
