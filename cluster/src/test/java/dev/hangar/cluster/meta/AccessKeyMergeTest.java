@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.table.Entry;
-import dev.hangar.cluster.table.HybridLogicalClock;
 import dev.hangar.cluster.table.MergeRuleLaws;
 import dev.hangar.cluster.table.RocksDbLocalTable;
 import dev.hangar.cluster.table.Timestamp;
@@ -20,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -28,7 +26,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
@@ -130,13 +127,6 @@ class AccessKeyMergeTest {
         }
     }
 
-    /** A coordinator: its clock and what of the others' writes has reached it. */
-    private record Coordinator(HybridLogicalClock clock, TreeMap<byte[], Entry> view) {
-        void merge(Entry entry) {
-            view.merge(entry.sortKey(), entry, RULE::merge);
-        }
-    }
-
     /** The last change of one field: when it was written and the field's value after it. */
     private record FieldWrite(Timestamp at, Object value) {}
 
@@ -144,11 +134,7 @@ class AccessKeyMergeTest {
         String id = "GK" + run;
         byte[] sortKey = ByteKeys.utf8(id);
         AtomicLong millis = new AtomicLong(1_000);
-        List<Coordinator> coordinators = new ArrayList<>();
-        for (NodeId node : NODES) {
-            coordinators.add(new Coordinator(new HybridLogicalClock(node, millis::get, Duration.ofDays(1)),
-                    new TreeMap<>(Arrays::compareUnsigned)));
-        }
+        List<TestCoordinator> coordinators = TestCoordinator.of(NODES, millis);
         SettingsCache settings = new SettingsCache(EntrySource.of(List.of()), Duration.ZERO);
         AccessKey put = new AccessKey(id, "secret-0", NOW, false, Map.of("photos", new BucketPermission(true, true, false)));
         List<Entry> sent = new ArrayList<>(List.of(
@@ -159,7 +145,7 @@ class AccessKeyMergeTest {
         int changes = 2 + random.nextInt(12);
         for (int step = 0; step < changes; step++) {
             millis.addAndGet(random.nextInt(2));
-            Coordinator coordinator = coordinators.get(random.nextInt(coordinators.size()));
+            TestCoordinator coordinator = coordinators.get(random.nextInt(coordinators.size()));
             EntrySource view = EntrySource.of(coordinator.view().values());
             AccessKey before = AccessKeyValue.decodeKey(id, view.get(KEYS, sortKey).join().orElseThrow().value());
             AccessKeyChange change = switch (random.nextInt(4)) {
@@ -182,7 +168,7 @@ class AccessKeyMergeTest {
             for (Entry entry : state.entries(timestamp)) {
                 sent.add(entry);
                 coordinator.merge(entry);
-                for (Coordinator other : coordinators) {
+                for (TestCoordinator other : coordinators) {
                     if (other != coordinator && random.nextBoolean()) {
                         other.merge(entry);
                     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.cluster.layout.NodeId;
 import dev.hangar.cluster.table.Entry;
-import dev.hangar.cluster.table.HybridLogicalClock;
 import dev.hangar.cluster.table.MergeRuleLaws;
 import dev.hangar.cluster.table.RocksDbLocalTable;
 import dev.hangar.cluster.table.Timestamp;
@@ -22,12 +21,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
@@ -144,13 +141,6 @@ class VersionFieldMergeTest {
         }
     }
 
-    /** A coordinator: its clock and what of the others' writes has reached it. */
-    private record Coordinator(HybridLogicalClock clock, TreeMap<byte[], Entry> view) {
-        void merge(Entry entry) {
-            view.merge(entry.sortKey(), entry, RULE::merge);
-        }
-    }
-
     /** A change that changed a field: the field's value after it, and the change's write timestamp. */
     private record FieldWrite(Timestamp at, ObjectVersion after) {}
 
@@ -158,11 +148,7 @@ class VersionFieldMergeTest {
         String key = "k" + run;
         byte[] keyBytes = ByteKeys.utf8(key);
         AtomicLong millis = new AtomicLong(1_000);
-        List<Coordinator> coordinators = new ArrayList<>();
-        for (NodeId node : NODES) {
-            coordinators.add(new Coordinator(new HybridLogicalClock(node, millis::get, Duration.ofDays(1)),
-                    new TreeMap<>(Arrays::compareUnsigned)));
-        }
+        List<TestCoordinator> coordinators = TestCoordinator.of(NODES, millis);
         SettingsCache settings = new SettingsCache(EntrySource.of(List.of()), Duration.ZERO);
         String versionId = random.nextBoolean() ? ObjectVersion.NULL_VERSION : "v1";
         ObjectVersion written = version(versionId, 0).withTags(Map.of()).withLock(null);
@@ -180,7 +166,7 @@ class VersionFieldMergeTest {
         int changes = 2 + random.nextInt(12);
         for (int step = 0; step < changes; step++) {
             millis.addAndGet(random.nextInt(2));
-            Coordinator coordinator = coordinators.get(random.nextInt(coordinators.size()));
+            TestCoordinator coordinator = coordinators.get(random.nextInt(coordinators.size()));
             ReplicatedState state = new ReplicatedState(EntrySource.of(coordinator.view().values()), settings, false);
             ObjectVersion before = KeyRead.read(EntrySource.of(coordinator.view().values()), BUCKET, key, true)
                     .versions().getFirst().version();
@@ -200,7 +186,7 @@ class VersionFieldMergeTest {
                 sent.add(entry);
                 coordinator.merge(entry);
                 // The write reaches each other coordinator's view, or not yet: their changes race it.
-                for (Coordinator other : coordinators) {
+                for (TestCoordinator other : coordinators) {
                     if (other != coordinator && random.nextBoolean()) {
                         other.merge(entry);
                     }
