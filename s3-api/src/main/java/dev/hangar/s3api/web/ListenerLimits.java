@@ -48,9 +48,11 @@ public record ListenerLimits(Duration idleTimeout, Duration headerTimeout, Durat
      * {@linkplain S3Api#concurrencyFilter() filter} of the handler's.
      */
     public HttpServer applyTo(HttpServer server) {
-        return SendWindow.install(RequestHeadDeadline.install(ConnectionLimit.install(server
+        // ReadAfterResponse too: a keep-alive connection that Reactor Netty stops reading (see there) would
+        // hold its client's next request until the client's own timeout, whatever the limits say.
+        return ReadAfterResponse.install(SendWindow.install(RequestHeadDeadline.install(ConnectionLimit.install(server
                 .idleTimeout(idleTimeout)
-                .readTimeout(readTimeout), maxConnections), headerTimeout));
+                .readTimeout(readTimeout), maxConnections), headerTimeout)));
     }
 
     private static void requirePositive(Duration duration, String what) {
