@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Instant;
-import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
@@ -27,18 +26,25 @@ import org.jspecify.annotations.Nullable;
 final class StorageMetrics implements MeterBinder {
     /** Long enough to cover one scrape, short enough that the next one sees what changed. */
     private static final long FRESH_NANOS = 100_000_000L;
+    /** How often a cluster node counts what is stored: a read of every entry of the metadata. */
+    private static final long CLUSTER_COUNT_NANOS = 30_000_000_000L;
 
-    private final Snapshot<StoreStatistics> stored;
-    private final Snapshot<BlockStoreStatistics> blocks;
-    private final Snapshot<ScrubProgress> scrub;
-    private final Snapshot<WriteLogStatistics> writeLog;
+    private final StatisticsSnapshot<StoreStatistics> stored;
+    private final StatisticsSnapshot<BlockStoreStatistics> blocks;
+    private final StatisticsSnapshot<ScrubProgress> scrub;
+    private final StatisticsSnapshot<WriteLogStatistics> writeLog;
 
     StorageMetrics(ClusterNode node) {
-        this.stored = new Snapshot<>(() -> node.metadata().statistics(), StoreStatistics.EMPTY, FRESH_NANOS);
-        this.blocks = new Snapshot<>(() -> node.blocks().statistics(), BlockStoreStatistics.NONE, FRESH_NANOS);
+        // A cluster node counts what is stored from quorum reads of every entry: in the background, and
+        // seldom. A single node reads its counters.
+        this.stored = node.replicas().isPresent()
+                ? StatisticsSnapshot.inBackground(() -> node.metadata().statistics(), StoreStatistics.EMPTY,
+                        CLUSTER_COUNT_NANOS)
+                : StatisticsSnapshot.taken(() -> node.metadata().statistics(), StoreStatistics.EMPTY, FRESH_NANOS);
+        this.blocks = StatisticsSnapshot.taken(() -> node.blocks().statistics(), BlockStoreStatistics.NONE, FRESH_NANOS);
         // A field read: nothing to save by caching, and a scrape right after a scrub sees its end.
-        this.scrub = new Snapshot<>(() -> node.maintenance().scrubProgress(), ScrubProgress.NONE, 0);
-        this.writeLog = new Snapshot<>(() -> node.metadata().writeLog(), WriteLogStatistics.NONE, FRESH_NANOS);
+        this.scrub = StatisticsSnapshot.taken(() -> node.maintenance().scrubProgress(), ScrubProgress.NONE, 0);
+        this.writeLog = StatisticsSnapshot.taken(() -> node.metadata().writeLog(), WriteLogStatistics.NONE, FRESH_NANOS);
     }
 
     @Override
@@ -109,7 +115,7 @@ final class StorageMetrics implements MeterBinder {
                 ScrubProgress::completedScrubs);
     }
 
-    private static <T> void gauge(MeterRegistry registry, Snapshot<T> source, String name, @Nullable String unit,
+    private static <T> void gauge(MeterRegistry registry, StatisticsSnapshot<T> source, String name, @Nullable String unit,
             String description, ToDoubleFunction<T> value) {
         Gauge.builder(name, source, snapshot -> value.applyAsDouble(snapshot.get()))
                 .baseUnit(unit)
@@ -117,7 +123,7 @@ final class StorageMetrics implements MeterBinder {
                 .register(registry);
     }
 
-    private static <T> void counter(MeterRegistry registry, Snapshot<T> source, String name, @Nullable String unit,
+    private static <T> void counter(MeterRegistry registry, StatisticsSnapshot<T> source, String name, @Nullable String unit,
             String description, ToDoubleFunction<T> value) {
         FunctionCounter.builder(name, source, snapshot -> value.applyAsDouble(snapshot.get()))
                 .baseUnit(unit)
@@ -127,38 +133,5 @@ final class StorageMetrics implements MeterBinder {
 
     private static double epochSeconds(@Nullable Instant instant) {
         return instant == null ? 0 : instant.toEpochMilli() / 1000.0;
-    }
-
-    /**
-     * The latest value of a statistics call, taken again once older than {@link #FRESH_NANOS}. A
-     * call that fails (the node closing under a scrape) keeps the previous value.
-     */
-    private static final class Snapshot<T> {
-        private final Supplier<T> source;
-        private volatile T value;
-        private volatile long takenAt;
-        private volatile boolean taken;
-
-        private final long freshNanos;
-
-        Snapshot(Supplier<T> source, T initial, long freshNanos) {
-            this.source = source;
-            this.value = initial;
-            this.freshNanos = freshNanos;
-        }
-
-        T get() {
-            long now = System.nanoTime();
-            if (!taken || now - takenAt >= freshNanos) {
-                try {
-                    value = source.get();
-                    takenAt = now;
-                    taken = true;
-                } catch (RuntimeException e) {
-                    // Keep the previous value: a gauge that throws shows NaN, a counter breaks the scrape.
-                }
-            }
-            return value;
-        }
     }
 }

@@ -4,15 +4,15 @@ import dev.hangar.blockstore.BlockRef;
 import dev.hangar.cluster.table.Entry;
 import dev.hangar.cluster.table.LocalTable;
 import dev.hangar.metadata.ObjectVersion;
-import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import dev.hangar.metadata.state.MetadataStateMachine;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Whole-store views read from this node's replica alone, partition by partition: the cluster keeps
- * no global counters, and asking every node would cost a scan of every replica. They show what
+ * The block references of this node's replica, read partition by partition (the scrub and the
+ * reclamation of this node's blocks need what this node holds, not the cluster's view), and the
+ * versions an entry of the objects partition holds. They show what
  * this replica holds, which is the whole store only when the node replicates every partition (a
  * replication factor equal to the node count) and has caught up: a write acknowledged by two other
  * replicas may land here a moment later, or after anti-entropy if this node was away.
@@ -22,33 +22,6 @@ import java.util.function.Consumer;
  */
 final class LocalReplica {
     private LocalReplica() {}
-
-    static StoreStatistics statistics(LocalTable local) {
-        long[] counts = new long[5];
-        for (int partition = 0; partition < local.partitions(); partition++) {
-            local.forEachInPartition(partition, entry -> {
-                if (entry.isTombstone()) {
-                    return;
-                }
-                switch (entry.partitionKey()[0]) {
-                    case MetaKeys.BUCKET_TAG -> counts[3]++;
-                    case MetaKeys.UPLOAD_TAG -> counts[4]++;
-                    case MetaKeys.OBJECT_TAG -> {
-                        for (ObjectVersion version : versionsOf(entry)) {
-                            if (version.isDeleteMarker()) {
-                                counts[2]++;
-                            } else {
-                                counts[0]++;
-                                counts[1] += version.size();
-                            }
-                        }
-                    }
-                    default -> {}
-                }
-            });
-        }
-        return new StoreStatistics(counts[0], counts[1], counts[2], counts[3], counts[4]);
-    }
 
     /** Visits the blocks of every version and every part this replica holds, one entry at a time. */
     static void forEachBlockReference(LocalTable local, Consumer<? super BlockRef> visitor) {

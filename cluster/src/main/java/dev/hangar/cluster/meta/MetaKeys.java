@@ -86,6 +86,11 @@ final class MetaKeys {
         return utf8(bucketName(name));
     }
 
+    /** The bucket name a sort key of the buckets partition ({@link #bucket}) holds. */
+    static String bucketOf(byte[] sortKey) {
+        return string(sortKey, 0, sortKey.length);
+    }
+
     static byte[] configKind(String kind) {
         if (kind.isEmpty()) {
             throw new IllegalArgumentException("configuration kind must not be empty");

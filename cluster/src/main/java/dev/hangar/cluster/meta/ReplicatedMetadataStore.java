@@ -89,9 +89,10 @@ import org.jspecify.annotations.Nullable;
  * orphan. Queued blocks are handed out only after a grace and a check of their key ({@link
  * GarbageCheck}).
  *
- * <p><b>Whole-store views.</b> {@link #statistics} and {@link #forEachBlockReference} read this
- * node's replica only ({@link LocalReplica}); statistics are counted by a scan, at most every
- * {@value #STATISTICS_TTL_SECONDS} seconds and then in the background.
+ * <p><b>Whole-store views.</b> {@link #statistics} counts the whole store from quorum reads
+ * ({@link QuorumStatistics}), so it is exact for every mutation that completed before it, through
+ * whichever node; it reads every entry, so callers that ask often cache it. {@link
+ * #forEachBlockReference} reads this node's replica only ({@link LocalReplica}).
  *
  * <p>Table futures are joined: callers run on virtual threads.
  */
@@ -101,10 +102,6 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     public static final String TABLE = "meta";
     /** The merge rule the metadata table and its local replicas must be configured with. */
     public static final MergeRule MERGE_RULE = MetadataMergeRule.INSTANCE;
-
-    /** How long a count of the statistics is served before the replica is scanned again. */
-    static final int STATISTICS_TTL_SECONDS = 30;
-    private static final Duration STATISTICS_TTL = Duration.ofSeconds(STATISTICS_TTL_SECONDS);
 
     /** How long bucket settings and access keys read from the quorum are reused ({@link SettingsCache}). */
     public static final Duration DEFAULT_SETTINGS_TTL = Duration.ofSeconds(1);
@@ -123,7 +120,6 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     private final ObjectListings objectListings;
     private final RecordListings recordListings;
     private final StoreLocks locks = new StoreLocks();
-    private final ReplicaStatistics statistics = new ReplicaStatistics(this::countReplica, STATISTICS_TTL);
 
     /**
      * Stores records in {@code table} (not owned: the caller closes it; configured with {@link
@@ -454,19 +450,13 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     // Whole-store views
 
     /**
-     * What this node's replica holds, counted by a scan (see the class) at most every {@value
-     * #STATISTICS_TTL_SECONDS} seconds, in the background once there is a count ({@link ReplicaStatistics}).
+     * The whole store counted from quorum reads ({@link QuorumStatistics}): a read of every entry,
+     * exact for what completed before the call.
      */
     @Override
     public StoreStatistics statistics() {
         try (var held = locks.open()) {
-            return statistics.current();
-        }
-    }
-
-    private StoreStatistics countReplica() {
-        try (var held = locks.open()) {
-            return LocalReplica.statistics(table.local());
+            return QuorumStatistics.count(quorum);
         }
     }
 

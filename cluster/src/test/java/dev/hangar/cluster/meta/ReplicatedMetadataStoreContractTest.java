@@ -49,9 +49,6 @@ class ReplicatedMetadataStoreContractTest extends AbstractMetadataStoreContractT
         String checkedAgainstOwnRead = "commands through different nodes are not serialised: each checks its"
                 + " condition against its own quorum read, so ";
         return Map.of(
-                "statisticsCountEveryStoredVersionExactly",
-                "statistics are counted from one node's replica (the cluster keeps no global counters) and cached"
-                        + " for a few seconds, so they are not exact right after each mutation",
                 "concurrentIfAbsentWritesOfOneKeyHaveExactlyOneWinner",
                 checkedAgainstOwnRead + "two If-None-Match writes through two nodes can both succeed"
                         + " (CrossCoordinatorTest pins it)",

@@ -4,11 +4,9 @@ import dev.hangar.cluster.table.TableConfig;
 import dev.hangar.metadata.AbstractMetadataStoreContractTest;
 import dev.hangar.metadata.MetadataStore;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -18,10 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * one node are serialised per key). Reopening gives a new store on the same table and garbage
  * queue. {@link ReplicatedMetadataStoreContractTest} runs the same contract across coordinators.
  */
-@ExtendWith(DesignDifferences.class)
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
-class ReplicatedMetadataStoreSameNodeContractTest extends AbstractMetadataStoreContractTest
-        implements DesignDifferences.Listed {
+class ReplicatedMetadataStoreSameNodeContractTest extends AbstractMetadataStoreContractTest {
     @TempDir
     Path dir;
 
@@ -31,13 +27,6 @@ class ReplicatedMetadataStoreSameNodeContractTest extends AbstractMetadataStoreC
     @Override
     protected boolean refusesChangedParts() {
         return false;
-    }
-
-    @Override
-    public Map<String, String> designDifferences() {
-        return Map.of("statisticsCountEveryStoredVersionExactly",
-                "statistics are counted from this node's replica (the cluster keeps no global counters) and cached"
-                        + " for a few seconds, so they are not exact right after each mutation");
     }
 
     @Override
