@@ -5,21 +5,29 @@ import dev.hangar.s3api.auth.PayloadVerificationException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.function.LongFunction;
 
 /**
- * A body of no declared length (sent with {@code Transfer-Encoding: chunked}), cut off once it exceeds
- * the largest object the operation takes: the read that passes the limit fails with {@code
- * EntityTooLarge}, so that no more than the limit (and one buffer) is ever stored.
+ * A body cut off once it exceeds the most the operation takes: the read that passes the limit fails
+ * (with {@code EntityTooLarge}, or the refusal the caller makes of the count), so that no more than
+ * the limit and one buffer is ever stored. For a PUT without a declared length (sent with {@code
+ * Transfer-Encoding: chunked}) and for the file of a browser upload, whose size the form does not say.
  */
 final class LengthLimitedStream extends FilterInputStream {
     private final long limit;
-    private final String message;
+    private final LongFunction<IOException> refusal;
     private long read;
 
+    /** Fails with {@code EntityTooLarge} and this message. */
     LengthLimitedStream(InputStream in, long limit, String message) {
+        this(in, limit, count -> new PayloadVerificationException(S3Error.ENTITY_TOO_LARGE, message));
+    }
+
+    /** Fails with what {@code refusal} makes of the count that passed the limit. */
+    LengthLimitedStream(InputStream in, long limit, LongFunction<IOException> refusal) {
         super(in);
         this.limit = limit;
-        this.message = message;
+        this.refusal = refusal;
     }
 
     @Override
@@ -47,6 +55,12 @@ final class LengthLimitedStream extends FilterInputStream {
         return skipped;
     }
 
+    /** Marks would let a reset read bytes twice and count them once. */
+    @Override
+    public boolean markSupported() {
+        return false;
+    }
+
     /** The number of bytes read so far. */
     long count() {
         return read;
@@ -55,7 +69,7 @@ final class LengthLimitedStream extends FilterInputStream {
     private void count(long n) throws IOException {
         read += n;
         if (read > limit) {
-            throw new PayloadVerificationException(S3Error.ENTITY_TOO_LARGE, message);
+            throw refusal.apply(read);
         }
     }
 }

@@ -21,7 +21,6 @@ import dev.hangar.s3api.xml.Tag;
 import dev.hangar.s3api.xml.TaggedResource;
 import dev.hangar.s3api.xml.Tagging;
 import java.io.ByteArrayInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -205,7 +204,8 @@ final class PostObjectOperations {
                 ? MAXIMUM_FILE
                 : Math.min(MAXIMUM_FILE, policy.maximumContentLength().orElse(MAXIMUM_FILE));
         MessageDigest md5 = Etags.md5();
-        BoundedStream bounded = new BoundedStream(new DigestInputStream(file, md5), maximum, policy);
+        LengthLimitedStream bounded = new LengthLimitedStream(new DigestInputStream(file, md5), maximum,
+                count -> tooLarge(count, policy));
         ObjectContent stored = Failures.io(() -> {
             byte[] head = bounded.readNBytes(settings.inlineThreshold() + 1);
             if (head.length <= settings.inlineThreshold()) {
@@ -294,66 +294,19 @@ final class PostObjectOperations {
     private record StoredFile(ObjectContent content, long size, byte[] md5) {}
 
     /**
-     * Counts what passes and fails the read that would take the file past its maximum, with the error the
-     * policy's {@code content-length-range} (or the limit of a single PUT) answers.
+     * The refusal of a file that passed its maximum: what the policy's {@code content-length-range}
+     * answers for that size, or else the limit of a single PUT.
      */
-    private static final class BoundedStream extends FilterInputStream {
-        private final long maximum;
-        private final @Nullable PostPolicy policy;
-        private long count;
-
-        BoundedStream(InputStream in, long maximum, @Nullable PostPolicy policy) {
-            super(in);
-            this.maximum = maximum;
-            this.policy = policy;
-        }
-
-        long count() {
-            return count;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int read = super.read();
-            if (read >= 0) {
-                counted(1);
-            }
-            return read;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int read = in.read(buffer, offset, length);
-            if (read > 0) {
-                counted(read);
-            }
-            return read;
-        }
-
-        @Override
-        public long skip(long n) {
-            throw new UnsupportedOperationException("an upload is read, not skipped");
-        }
-
-        @Override
-        public boolean markSupported() {
-            return false;
-        }
-
-        private void counted(int read) throws IOException {
-            count += read;
-            if (count > maximum) {
-                S3Exception tooLarge = new S3Exception(S3Error.ENTITY_TOO_LARGE,
-                        "Your proposed upload exceeds the maximum allowed size");
-                if (policy != null) {
-                    try {
-                        PostPolicyCheck.verifyContentLength(policy, count);
-                    } catch (S3Exception refused) {
-                        tooLarge = refused;
-                    }
-                }
-                throw new IOException(tooLarge.getMessage(), tooLarge);
+    private static IOException tooLarge(long count, @Nullable PostPolicy policy) {
+        S3Exception tooLarge = new S3Exception(S3Error.ENTITY_TOO_LARGE,
+                "Your proposed upload exceeds the maximum allowed size");
+        if (policy != null) {
+            try {
+                PostPolicyCheck.verifyContentLength(policy, count);
+            } catch (S3Exception refused) {
+                tooLarge = refused;
             }
         }
+        return new IOException(tooLarge.getMessage(), tooLarge);
     }
 }
