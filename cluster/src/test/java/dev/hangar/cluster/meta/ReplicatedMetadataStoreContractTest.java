@@ -38,12 +38,6 @@ class ReplicatedMetadataStoreContractTest extends AbstractMetadataStoreContractT
 
     private MetaCluster cluster;
 
-    /** Its parts and completions are not serialised by one lock as on a single node. */
-    @Override
-    protected boolean refusesChangedParts() {
-        return false;
-    }
-
     @Override
     public Map<String, String> designDifferences() {
         String checkedAgainstOwnRead = "commands through different nodes are not serialised: each checks its"

@@ -23,12 +23,6 @@ class ReplicatedMetadataStoreSameNodeContractTest extends AbstractMetadataStoreC
 
     private MetaCluster cluster;
 
-    /** Its parts and completions are not serialised by one lock as on a single node. */
-    @Override
-    protected boolean refusesChangedParts() {
-        return false;
-    }
-
     @Override
     protected MetadataStore openStore() {
         if (cluster == null) {
