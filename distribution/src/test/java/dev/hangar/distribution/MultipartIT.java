@@ -36,7 +36,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 /**
  * The multipart family: Create, UploadPart, UploadPartCopy with ranges, Complete (the
  * {@code "<md5-of-md5s>-N"} ETag, EntityTooSmall, InvalidPart, InvalidPartOrder), Abort, ListParts
- * and ListMultipartUploads with their pagination, and the async client's automatic multipart upload.
+ * and ListMultipartUploads with their pagination, a retried Complete answered with the object it made, and
+ * the async client's automatic multipart upload.
  */
 class MultipartIT extends AbstractS3IT {
 
@@ -286,6 +287,57 @@ class MultipartIT extends AbstractS3IT {
         assertS3Error(() -> s3.listParts(request -> request.bucket(bucket).key(key).uploadId(uploadId)), 404, "NoSuchUpload");
         assertS3Error(() -> s3.abortMultipartUpload(request -> request.bucket(bucket).key(key).uploadId(uploadId)), 404, "NoSuchUpload");
         assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key(key)), 404);
+    }
+
+    @Test
+    void aRetriedCompletionIsAnsweredWithTheObjectItMade() {
+        String key = "retried/complete";
+        String uploadId = s3.createMultipartUpload(request -> request.bucket(bucket).key(key)).uploadId();
+        String etag = s3.uploadPart(request -> request.bucket(bucket).key(key).uploadId(uploadId).partNumber(1),
+            RandomContent.of(581, 3000).requestBody()).eTag();
+        CompleteMultipartUploadResponse first = s3.completeMultipartUpload(request -> request.bucket(bucket).key(key)
+            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag))));
+
+        // The client's retry (its first answer lost): the same object, not NoSuchUpload.
+        CompleteMultipartUploadResponse again = s3.completeMultipartUpload(request -> request.bucket(bucket).key(key)
+            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag))));
+        assertThat(again.eTag()).isEqualTo(first.eTag());
+        assertThat(again.key()).isEqualTo(key);
+        assertThat(again.location()).isEqualTo(first.location());
+
+        // What marks the version is no header: HEAD and a copy answer as for any object, and the copy is
+        // not the upload's object.
+        HeadObjectResponse head = s3.headObject(request -> request.bucket(bucket).key(key));
+        assertThat(head.eTag()).isEqualTo(first.eTag());
+        assertThat(head.sdkHttpResponse().headers().keySet()).noneMatch(name -> name.contains("upload"));
+        s3.copyObject(request -> request.sourceBucket(bucket).sourceKey(key).destinationBucket(bucket)
+            .destinationKey(key + "-copy"));
+        assertS3Error(() -> s3.completeMultipartUpload(request -> request.bucket(bucket).key(key + "-copy")
+            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag)))), 404, "NoSuchUpload");
+
+        // Once another write replaced the object, the upload is just gone.
+        s3.putObject(request -> request.bucket(bucket).key(key), RequestBody.fromString("replaced"));
+        assertS3Error(() -> s3.completeMultipartUpload(request -> request.bucket(bucket).key(key)
+            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag)))), 404, "NoSuchUpload");
+    }
+
+    @Test
+    void aRetriedCompletionOfAVersionedObjectGivesItsVersionId() {
+        String versioned = createBucket("multipart-versioned");
+        s3.putBucketVersioning(request -> request.bucket(versioned)
+            .versioningConfiguration(configuration -> configuration.status("Enabled")));
+        String key = "retried/versioned";
+        String uploadId = s3.createMultipartUpload(request -> request.bucket(versioned).key(key)).uploadId();
+        String etag = s3.uploadPart(request -> request.bucket(versioned).key(key).uploadId(uploadId).partNumber(1),
+            RandomContent.of(582, 2000).requestBody()).eTag();
+        CompleteMultipartUploadResponse first = s3.completeMultipartUpload(request -> request.bucket(versioned).key(key)
+            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag))));
+
+        CompleteMultipartUploadResponse again = s3.completeMultipartUpload(request -> request.bucket(versioned).key(key)
+            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag))));
+        assertThat(first.versionId()).isNotBlank();
+        assertThat(again.versionId()).isEqualTo(first.versionId());
+        assertThat(again.eTag()).isEqualTo(first.eTag());
     }
 
     @Test

@@ -85,6 +85,11 @@ public record ObjectVersion(
                 checksum, partSizes, tags, lock, cannedAcl, ownerKeyId);
     }
 
+    public ObjectVersion withHeaders(Map<String, String> newHeaders) {
+        return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, newHeaders, userMetadata,
+                checksum, partSizes, tags, lock, cannedAcl, ownerKeyId);
+    }
+
     public ObjectVersion withTags(Map<String, String> newTags) {
         return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata,
                 checksum, partSizes, newTags, lock, cannedAcl, ownerKeyId);

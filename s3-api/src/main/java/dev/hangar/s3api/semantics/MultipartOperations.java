@@ -166,8 +166,21 @@ final class MultipartOperations {
         return S3Response.xml(200, headers, documents.copyPartResult(part.etag(), part.lastModified()));
     }
 
+    /**
+     * Completes an upload; a completion of an upload that is already complete (a client's retry, its
+     * first answer lost) is answered as the first was while the object it made is still the key's
+     * current version.
+     */
     S3Response complete(S3Request request, S3Operation.CompleteMultipartUpload operation, Payload payload) {
-        MultipartUpload upload = findUpload(request, operation.uploadId());
+        String bucket = request.requireBucket();
+        Optional<MultipartUpload> found = metadata.getUpload(bucket, request.requireKey(), operation.uploadId());
+        if (found.isEmpty()) {
+            return completedBefore(request, operation.uploadId()).orElseThrow(() -> {
+                objects.requireBucket(bucket);
+                return new S3Exception(S3Error.NO_SUCH_UPLOAD);
+            });
+        }
+        MultipartUpload upload = found.get();
         Precondition precondition = WritePreconditions.of(request);
         byte[] document = RequestBodies.readDocument(payload, MAX_COMPLETE_DOCUMENT);
         List<Documents.CompletedPart> requested = documents.parseCompleteMultipartUpload(document);
@@ -213,13 +226,17 @@ final class MultipartOperations {
         Checksum checksum = upload.checksumAlgorithm() != null && FullObjectChecksums.requested(upload.headers())
                 ? FullObjectChecksums.of(upload.checksumAlgorithm(), parts, request)
                 : CompositeChecksums.of(upload.checksumAlgorithm(), parts);
-        ObjectVersion version = objects.newVersion(upload.bucket(), upload.key(), versioning, size,
+        ObjectVersion made = objects.newVersion(upload.bucket(), upload.key(), versioning, size,
                 Etags.multipart(etags), new ObjectContent.Blocks(blocks), headers, checksum, sizes,
                 VersionSettings.fromUpload(upload.headers()));
+        Map<String, String> stored = new HashMap<>(made.headers());
+        stored.put(ObjectHeaders.COMPLETED_UPLOAD, upload.uploadId());
+        ObjectVersion version = made.withHeaders(stored);
         try {
             metadata.completeUpload(upload, version, precondition);
         } catch (NoSuchUploadException e) {
-            throw new S3Exception(S3Error.NO_SUCH_UPLOAD);
+            // Completed (or aborted) meanwhile: a concurrent retry of this completion may have won.
+            return completedBefore(request, upload.uploadId()).orElseThrow(() -> new S3Exception(S3Error.NO_SUCH_UPLOAD));
         } catch (PreconditionFailedException e) {
             throw WritePreconditions.failure(precondition, metadata.getObject(upload.bucket(), upload.key()));
         } catch (PartsChangedException e) {
@@ -227,7 +244,20 @@ final class MultipartOperations {
             throw new S3Exception(S3Error.INVALID_PART);
         }
         reclamation.soon();
-        String location = "http://" + request.host() + "/" + upload.bucket() + "/" + Documents.pathEncode(upload.key());
+        return completed(request, version, versioning);
+    }
+
+    /** The answer to a completion of {@code uploadId} if the key's current version is the object it made. */
+    private Optional<S3Response> completedBefore(S3Request request, String uploadId) {
+        String bucket = request.requireBucket();
+        return metadata.getObject(bucket, request.requireKey())
+                .filter(version -> uploadId.equals(version.headers().get(ObjectHeaders.COMPLETED_UPLOAD)))
+                .map(version -> completed(request, version, configurations.versioning(bucket)));
+    }
+
+    private S3Response completed(S3Request request, ObjectVersion version,
+            Optional<VersioningConfiguration.Status> versioning) {
+        String location = "http://" + request.host() + "/" + version.bucket() + "/" + Documents.pathEncode(version.key());
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         ObjectOperations.putVersionId(responseHeaders, version.versionId(), versioning);
         return S3Response.xml(200, responseHeaders, documents.completeMultipartUploadResult(location, version));

@@ -25,10 +25,18 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
             "content-type", "content-encoding", "content-disposition", "content-language", "cache-control", "expires",
             "x-amz-website-redirect-location");
 
+    /**
+     * Not a header: the id of the multipart upload whose completion made the version, kept with it so
+     * that a retried completion is answered with the object it made. A header name cannot start with a
+     * colon, so no header a client sends collides with it; it is never sent, nor copied to another object.
+     */
+    static final String COMPLETED_UPLOAD = ":upload-id";
+
     ObjectHeaders {
-        if (standard.containsKey(StorageClasses.HEADER)) {
+        if (standard.containsKey(StorageClasses.HEADER) || standard.containsKey(COMPLETED_UPLOAD)) {
             standard = new TreeMap<>(standard);
             standard.remove(StorageClasses.HEADER);
+            standard.remove(COMPLETED_UPLOAD);
         }
     }
     private static final String USER_PREFIX = "x-amz-meta-";
@@ -117,7 +125,7 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
         headers.put("Accept-Ranges", "bytes");
         headers.put("Content-Type", version.headers().getOrDefault("content-type", "binary/octet-stream"));
         version.headers().forEach((name, value) -> {
-            if (!name.equals("content-type") && !name.equals(StorageClasses.HEADER)) {
+            if (!name.equals("content-type") && !name.equals(StorageClasses.HEADER) && !name.equals(COMPLETED_UPLOAD)) {
                 headers.put(name, value);
             }
         });
