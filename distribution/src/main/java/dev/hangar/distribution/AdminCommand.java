@@ -38,8 +38,12 @@ final class AdminCommand {
         }
     }
 
-    /** One request to make. */
-    record Call(String method, String path, @Nullable Map<String, Object> body) {}
+    /** One request to make: a JSON body for the administration endpoints, headers for the S3 API. */
+    record Call(String method, String path, @Nullable Map<String, Object> body, Map<String, String> headers) {
+        Call(String method, String path, @Nullable Map<String, Object> body) {
+            this(method, path, body, Map.of());
+        }
+    }
 
     private AdminCommand() {}
 
@@ -77,6 +81,16 @@ final class AdminCommand {
             case "keys grant" -> new Call("POST", "/actuator/accesskeys/" + one(rest, "key id"),
                     given.body("bucket", "read", "write", "owner", "create-buckets"));
             case "keys revoke" -> new Call("DELETE", "/actuator/accesskeys/" + one(rest, "key id"), null);
+            case "buckets list" -> new Call("GET", ManagementPortConfiguration.ADMIN_S3_PATH + "/", null);
+            case "buckets create" -> {
+                String bucket = bucketName(one(rest, "bucket name"));
+                Map<String, String> headers = Boolean.TRUE.equals(given.body("object-lock").get("objectLock"))
+                        ? Map.of("x-amz-bucket-object-lock-enabled", "true")
+                        : Map.of();
+                yield new Call("PUT", ManagementPortConfiguration.ADMIN_S3_PATH + "/" + bucket, null, headers);
+            }
+            case "buckets delete" -> new Call("DELETE",
+                    ManagementPortConfiguration.ADMIN_S3_PATH + "/" + bucketName(one(rest, "bucket name")), null);
             case "lifecycle status" -> new Call("GET", "/actuator/lifecycle", null);
             case "lifecycle run" -> new Call("POST", "/actuator/lifecycle", given.body("bucket", "as-of"));
             case "storage status" -> new Call("GET", "/actuator/storage", null);
@@ -100,7 +114,8 @@ final class AdminCommand {
             default -> throw new UsageException("unknown command '" + String.join(" ", words) + "'");
         };
         given.requireAllUsed();
-        boolean takesArgument = List.of("keys show", "keys grant", "keys revoke", "layout stage", "layout remove", "layout apply")
+        boolean takesArgument = List.of("keys show", "keys grant", "keys revoke", "buckets create", "buckets delete",
+                        "layout stage", "layout remove", "layout apply")
                 .contains(group + " " + command);
         if (!takesArgument && !rest.isEmpty()) {
             throw new UsageException("'" + group + " " + command + "' takes no argument, got " + rest);
@@ -113,6 +128,15 @@ final class AdminCommand {
             throw new UsageException("give one " + what + (rest.isEmpty() ? "" : ", got " + rest));
         }
         return rest.get(0);
+    }
+
+    /** A bucket name as S3 takes it: checked here so that a typo is not sent as a path. */
+    private static String bucketName(String name) throws UsageException {
+        String problem = dev.hangar.s3api.semantics.BucketNames.problem(name);
+        if (problem != null) {
+            throw new UsageException("'" + name + "' is not a bucket name: " + problem);
+        }
+        return name;
     }
 
     private static long whole(String text) throws UsageException {
@@ -146,12 +170,12 @@ final class AdminCommand {
     private static int send(URI base, String token, Call call, PrintStream out, PrintStream err) {
         HttpRequest.BodyPublisher body = call.body() == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(call.body()));
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(call.path()))
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(call.path()))
                 .timeout(Duration.ofMinutes(30)) // a scrub with "wait" answers when it is done
                 .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json")
-                .method(call.method(), body)
-                .build();
+                .header("Content-Type", "application/json");
+        call.headers().forEach(builder::header);
+        HttpRequest request = builder.method(call.method(), body).build();
         HttpResponse<String> response;
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()) {
             response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
@@ -202,6 +226,7 @@ final class AdminCommand {
                   keys list | keys show <id> | keys revoke <id>
                   keys create [--bucket <b> [--read] [--write] [--owner]] [--create-buckets]
                   keys grant <id> [--bucket <b> [--read] [--write] [--owner]] [--create-buckets=true|false]
+                  buckets list | buckets create <name> [--object-lock] | buckets delete <name>
                   lifecycle status | lifecycle run [--bucket <b>] [--as-of <ISO-8601 instant>]
                   storage status | storage compact | storage scrub [--wait] [--orphan-grace <duration>]
                   cluster status | layout show
@@ -252,7 +277,8 @@ final class AdminCommand {
 
     /** The flags of one command, each taken once into the request body; one left over is refused. */
     private static final class Flags {
-        private static final java.util.Set<String> BOOLEAN = java.util.Set.of("read", "write", "owner", "create-buckets", "wait");
+        private static final java.util.Set<String> BOOLEAN = java.util.Set.of("read", "write", "owner", "create-buckets", "wait",
+                "object-lock");
         private final Map<String, String> left;
 
         Flags(Map<String, String> flags) {

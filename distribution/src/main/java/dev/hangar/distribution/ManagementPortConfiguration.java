@@ -28,6 +28,8 @@ import reactor.core.publisher.Mono;
  */
 @ConditionalOnBean(HangarProperties.class)
 class ManagementPortConfiguration {
+    /** Where the management port serves the S3 API as the root key ({@link #administrationS3}). */
+    static final String ADMIN_S3_PATH = "/admin/s3";
 
     @Bean
     AdministrationFilter administrationFilter(AdminToken token, AllowedHosts hosts, HangarProperties properties,
@@ -37,7 +39,18 @@ class ManagementPortConfiguration {
                 .map(id -> endpoints.getPath(EndpointId.of(id.strip())))
                 .filter(Objects::nonNull)
                 .toList();
-        return new AdministrationFilter(token, hosts, List.of(endpoints.getBasePath(), Console.S3_API_PATH), open);
+        return new AdministrationFilter(token, hosts,
+                List.of(endpoints.getBasePath(), Console.S3_API_PATH, ADMIN_S3_PATH), open);
+    }
+
+    /**
+     * The S3 API as the root key, path style, behind the administration token: what {@code hangar admin buckets}
+     * uses, whether the console is on or not. The token already lets its holder make keys of any power, so
+     * this gives nothing the token did not.
+     */
+    @Bean
+    RouterFunction<ServerResponse> administrationS3(S3Api api, AccessKey root) {
+        return api.delegatedRoutes(ADMIN_S3_PATH, () -> root);
     }
 
     /** The web console ({@link Console}), unless {@code hangar.admin.console} is false. */

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code java -jar hangar.jar admin ...} against a running packaged server: a key created, listed and revoked, the
- * storage status read, all with the token the server generated in its data folder; a wrong token fails with the
+ * {@code java -jar hangar.jar admin ...} against a running packaged server: a key created, listed and revoked, a
+ * bucket created, listed and deleted, the storage status read, all with the token the server generated in its data folder; a wrong token fails with the
  * server's 401 and exit status 1.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -50,6 +50,19 @@ class AdminCommandIT {
             assertThat(revoked.exit()).as(revoked.err()).isZero();
             assertThat(admin(work, "--url", url, "--token-file", token.toString(), "keys", "list").out()).doesNotContain(id);
 
+            Run bucket = admin(work, "--url", url, "--token-file", token.toString(), "buckets", "create", "cli-made");
+            assertThat(bucket.exit()).as(bucket.err()).isZero();
+            Run buckets = admin(work, "--url", url, "--token-file", token.toString(), "buckets", "list");
+            assertThat(buckets.exit()).as(buckets.err()).isZero();
+            assertThat(buckets.out()).contains("<Name>cli-made</Name>");
+            Run again = admin(work, "--url", url, "--token-file", token.toString(), "buckets", "create", "cli-made");
+            assertThat(again.exit()).isEqualTo(1);
+            assertThat(again.err()).contains("answered 409", "BucketAlreadyOwnedByYou");
+            Run dropped = admin(work, "--url", url, "--token-file", token.toString(), "buckets", "delete", "cli-made");
+            assertThat(dropped.exit()).as(dropped.err()).isZero();
+            assertThat(admin(work, "--url", url, "--token-file", token.toString(), "buckets", "list").out())
+                .doesNotContain("cli-made");
+
             Run storage = admin(work, "--url", url, "--token-file", token.toString(), "storage", "status");
             assertThat(storage.exit()).as(storage.err()).isZero();
             assertThat(storage.out()).contains("\"stored\"", "\"scrub\"");
@@ -59,6 +72,9 @@ class AdminCommandIT {
             Run refused = admin(work, "--url", url, "--token-file", wrong.toString(), "keys", "list");
             assertThat(refused.exit()).isEqualTo(1);
             assertThat(refused.err()).contains("answered 401");
+            Run refusedS3 = admin(work, "--url", url, "--token-file", wrong.toString(), "buckets", "list");
+            assertThat(refusedS3.exit()).isEqualTo(1);
+            assertThat(refusedS3.err()).contains("answered 401");
         } finally {
             PackagedServer.stopAndDelete(server, dataDir);
         }

@@ -28,6 +28,18 @@ class AdminCommandTest {
     }
 
     @Test
+    void bucketCommandsGoToTheS3ApiAsTheRootKey() throws Exception {
+        assertThat(call("buckets", "list")).isEqualTo(new AdminCommand.Call("GET", "/admin/s3/", null));
+        assertThat(call("buckets", "create", "photos")).isEqualTo(new AdminCommand.Call("PUT", "/admin/s3/photos", null));
+        assertThat(call("buckets", "create", "locked", "--object-lock")).isEqualTo(new AdminCommand.Call("PUT",
+            "/admin/s3/locked", null, Map.of("x-amz-bucket-object-lock-enabled", "true")));
+        assertThat(call("buckets", "delete", "photos")).isEqualTo(new AdminCommand.Call("DELETE", "/admin/s3/photos", null));
+        assertThatThrownBy(() -> call("buckets", "create", "Not_A/Bucket")).hasMessageContaining("is not a bucket name");
+        assertThatThrownBy(() -> call("buckets", "delete")).hasMessageContaining("give one bucket name");
+        assertThatThrownBy(() -> call("buckets", "list", "photos")).hasMessageContaining("takes no argument");
+    }
+
+    @Test
     void storageLifecycleAndLayoutCommandsCarryTheirActions() throws Exception {
         assertThat(call("storage", "scrub", "--wait", "--orphan-grace", "2h")).isEqualTo(new AdminCommand.Call("POST",
             "/actuator/storage", Map.of("action", "scrub", "wait", true, "orphanGrace", "2h")));
