@@ -1,5 +1,6 @@
 package dev.hangar.distribution;
 
+import dev.hangar.s3api.web.AfterHttpCodec;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
@@ -9,7 +10,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpStatusClass;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
-import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 
 /**
@@ -35,11 +35,7 @@ final class InterimResponses extends ChannelOutboundHandlerAdapter implements Ne
 
     @Override
     public HttpServer apply(HttpServer server) {
-        return server.doOnChannelInit((observer, channel, remote) -> {
-            if (channel.pipeline().get(NettyPipeline.HttpCodec) != null && channel.pipeline().get(NAME) == null) {
-                channel.pipeline().addAfter(NettyPipeline.HttpCodec, NAME, this);
-            }
-        });
+        return AfterHttpCodec.install(server, NAME, this);
     }
 
     @Override

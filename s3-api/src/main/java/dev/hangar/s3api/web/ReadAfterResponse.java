@@ -6,7 +6,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.LastHttpContent;
-import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 
 /**
@@ -31,11 +30,7 @@ final class ReadAfterResponse extends ChannelOutboundHandlerAdapter {
     }
 
     static HttpServer install(HttpServer server) {
-        return server.doOnChannelInit((observer, channel, remote) -> {
-            if (channel.pipeline().get(NettyPipeline.HttpCodec) != null && channel.pipeline().get(NAME) == null) {
-                channel.pipeline().addAfter(NettyPipeline.HttpCodec, NAME, HANDLER);
-            }
-        });
+        return AfterHttpCodec.install(server, NAME, HANDLER);
     }
 
     @Override
