@@ -88,6 +88,9 @@ public enum S3Error {
     NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
     NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
     NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
+    /** GetPublicAccessBlock on a bucket that has no PublicAccessBlock configuration. */
+    NO_SUCH_PUBLIC_ACCESS_BLOCK_CONFIGURATION("NoSuchPublicAccessBlockConfiguration", 404,
+            "The public access block configuration was not found"),
     NO_SUCH_LIFECYCLE_CONFIGURATION("NoSuchLifecycleConfiguration", 404, "The lifecycle configuration does not exist"),
     NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist"),
     /** A versionId no version of the key has (a malformed one is InvalidArgument). */

@@ -39,13 +39,20 @@ public final class BucketPolicy {
     private final String version;
     private final @Nullable String id;
     private final List<Statement> statements;
+    private final boolean restricted;
 
     BucketPolicy(String json, String bucket, String version, @Nullable String id, List<Statement> statements) {
+        this(json, bucket, version, id, statements, false);
+    }
+
+    private BucketPolicy(String json, String bucket, String version, @Nullable String id, List<Statement> statements,
+            boolean restricted) {
         this.json = json;
         this.bucket = bucket;
         this.version = version;
         this.id = id;
         this.statements = List.copyOf(statements);
+        this.restricted = restricted;
     }
 
     /**
@@ -94,6 +101,24 @@ public final class BucketPolicy {
     }
 
     /**
+     * Whether the policy is public as S3 defines it for Block Public Access and GetBucketPolicyStatus:
+     * some Allow statement names everyone as its principal and no condition limits it to a source
+     * address range or to fixed requesters (see {@link Statement#isPublic()}).
+     */
+    public boolean isPublic() {
+        return statements.stream().anyMatch(Statement::isPublic);
+    }
+
+    /**
+     * This policy as RestrictPublicBuckets lets it act while it is public: its Deny statements still
+     * deny, its Allow statements give nothing to anonymous requests. Hangar has one account, whose
+     * users are its access keys, so signed requests are never cross-account and keep what it allows.
+     */
+    public BucketPolicy restrictedToSignedRequests() {
+        return new BucketPolicy(json, bucket, version, id, statements, true);
+    }
+
+    /**
      * What the policy says about a request, as AWS evaluates it: a matching Deny statement wins over
      * everything, else a matching Allow statement allows, else the policy does not decide.
      */
@@ -104,7 +129,7 @@ public final class BucketPolicy {
                 if (statement.effect() == Statement.Effect.DENY) {
                     return PolicyDecision.EXPLICIT_DENY;
                 }
-                allowed = true;
+                allowed = allowed || !restricted || request.principal() != null;
             }
         }
         return allowed ? PolicyDecision.ALLOW : PolicyDecision.NO_MATCH;

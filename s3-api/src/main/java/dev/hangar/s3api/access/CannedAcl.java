@@ -54,6 +54,17 @@ public enum CannedAcl {
     }
 
     /**
+     * Whether this ACL is public as S3 defines it for Block Public Access: it grants a permission to
+     * AllUsers or to AuthenticatedUsers (every signed request, whatever key signed it).
+     */
+    public boolean isPublic() {
+        return switch (this) {
+            case PUBLIC_READ, PUBLIC_READ_WRITE, AUTHENTICATED_READ -> true;
+            case PRIVATE, BUCKET_OWNER_READ, BUCKET_OWNER_FULL_CONTROL, LOG_DELIVERY_WRITE -> false;
+        };
+    }
+
+    /**
      * The canned ACL an {@code x-amz-acl} header names.
      *
      * @throws S3Exception InvalidArgument when it names none

@@ -64,6 +64,11 @@ final class Condition {
 
     private static final String IF_EXISTS = "IfExists";
 
+    /** Keys whose fixed values S3 counts as naming who may ask, so that a statement limited by them is not public. */
+    private static final java.util.Set<String> FIXED_VALUE_KEYS = java.util.Set.of("aws:sourcearn", "aws:sourcevpc",
+            "aws:sourcevpce", "aws:sourceowner", "aws:sourceaccount", "aws:userid",
+            "s3:x-amz-server-side-encryption-aws-kms-key-id");
+
     private final ConditionOperator operator;
     private final Qualifier qualifier;
     private final boolean ifExists;
@@ -169,6 +174,39 @@ final class Condition {
                 }
                 yield new Range(range);
             }
+        };
+    }
+
+    /**
+     * Whether this condition keeps a statement from being public, as S3 judges a policy for Block
+     * Public Access: it limits the source address to ranges narrower than every address
+     * ({@code IpAddress} on {@code aws:SourceIp}), or it holds only for fixed values (no wildcard, no
+     * policy variable) of a key that names the requester or its origin ({@code aws:SourceArn},
+     * {@code aws:SourceVpc}, {@code aws:SourceVpce}, {@code aws:SourceOwner}, {@code aws:SourceAccount},
+     * {@code aws:userid}, {@code s3:x-amz-server-side-encryption-aws-kms-key-id}). A negated operator,
+     * {@code IfExists} or {@code ForAllValues:} holds for a request without the key, so limits nothing.
+     */
+    boolean limitsPublicAccess() {
+        if (ifExists || qualifier == Qualifier.FOR_ALL_VALUES || operator.negated()) {
+            return false;
+        }
+        String name = key.toLowerCase(Locale.ROOT);
+        if (operator == ConditionOperator.IP_ADDRESS) {
+            return name.equals("aws:sourceip")
+                    && expected.stream().allMatch(value -> value instanceof Range range && range.range().prefixLength() > 0);
+        }
+        boolean equality = switch (operator) {
+            case STRING_EQUALS, STRING_EQUALS_IGNORE_CASE, STRING_LIKE, ARN_EQUALS, ARN_LIKE -> true;
+            default -> false;
+        };
+        return equality && FIXED_VALUE_KEYS.contains(name) && expected.stream().allMatch(Condition::isFixed);
+    }
+
+    private static boolean isFixed(Expected value) {
+        return switch (value) {
+            case Text text -> text.pattern().isFixed();
+            case Arn arn -> arn.components().stream().allMatch(PolicyPattern::isFixed);
+            default -> false;
         };
     }
 

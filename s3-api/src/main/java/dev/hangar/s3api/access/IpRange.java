@@ -20,6 +20,11 @@ final class IpRange {
         this.prefixLength = prefixLength;
     }
 
+    /** The number of leading bits the range fixes: 0 for every address. */
+    int prefixLength() {
+        return prefixLength;
+    }
+
     /** The range this text denotes; null if it is not an address or a CIDR range. */
     static @Nullable IpRange parse(String text) {
         String trimmed = text.strip();

@@ -105,6 +105,11 @@ final class PolicyPattern {
         return text;
     }
 
+    /** Whether the pattern names one value: no wildcard, no policy variable. */
+    boolean isFixed() {
+        return !hasVariables && !hasWildcards();
+    }
+
     boolean hasWildcards() {
         return parts.stream().anyMatch(part -> part instanceof AnyRun || part instanceof AnyOne);
     }

@@ -38,6 +38,17 @@ record Statement(
                 && conditions.stream().allMatch(condition -> condition.holds(request));
     }
 
+    /**
+     * Whether this statement makes a policy public: it allows, its principal is everyone ({@code "*"},
+     * or a {@code NotPrincipal}, which names everyone but a few), and no condition limits it to fixed
+     * requesters (see {@link Condition#limitsPublicAccess()}).
+     */
+    boolean isPublic() {
+        return effect == Effect.ALLOW
+                && (notPrincipal || principals.everyone())
+                && conditions.stream().noneMatch(Condition::limitsPublicAccess);
+    }
+
     private static boolean matchesAny(
             List<PolicyPattern> patterns, String value, boolean ignoreCase, AccessRequest request) {
         for (PolicyPattern pattern : patterns) {

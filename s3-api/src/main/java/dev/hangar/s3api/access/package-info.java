@@ -26,6 +26,11 @@
  * GetBucketAcl / GetObjectAcl answer lists, and {@link dev.hangar.s3api.access.CannedAcl#fromGrants}
  * accepts an {@code AccessControlPolicy} document when it has a canned shape and refuses it with
  * NotImplemented otherwise, so that no ACL is stored that Hangar would not enforce.
+ *
+ * <p>A bucket's {@link dev.hangar.s3api.access.PublicAccessBlock} acts before the decision: it reads
+ * public ACLs ({@link dev.hangar.s3api.access.CannedAcl#isPublic()}) as private when they are
+ * ignored, and restricts a public policy ({@link dev.hangar.s3api.access.BucketPolicy#isPublic()})
+ * so that it gives anonymous requests nothing.
  */
 @NullMarked
 package dev.hangar.s3api.access;

@@ -22,7 +22,6 @@ public final class OperationRouter {
             Map.entry("requestPayment", "BucketRequestPayment"),
             Map.entry("accelerate", "BucketAccelerateConfiguration"),
             Map.entry("ownershipControls", "BucketOwnershipControls"),
-            Map.entry("publicAccessBlock", "PublicAccessBlock"),
             Map.entry("analytics", "BucketAnalyticsConfiguration"),
             Map.entry("inventory", "BucketInventoryConfiguration"),
             Map.entry("metrics", "BucketMetricsConfiguration"),

@@ -106,7 +106,8 @@ public sealed interface S3Operation {
         LIFECYCLE("lifecycle", "BucketLifecycleConfiguration", true),
         POLICY("policy", "BucketPolicy", true),
         ACL("acl", "BucketAcl", false),
-        OBJECT_LOCK("object-lock", "ObjectLockConfiguration", false);
+        OBJECT_LOCK("object-lock", "ObjectLockConfiguration", false),
+        PUBLIC_ACCESS_BLOCK("publicAccessBlock", "PublicAccessBlock", true);
 
         private final String parameter;
         private final String noun;

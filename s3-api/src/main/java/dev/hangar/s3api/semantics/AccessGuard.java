@@ -11,6 +11,7 @@ import dev.hangar.s3api.access.BucketPolicy;
 import dev.hangar.s3api.access.CannedAcl;
 import dev.hangar.s3api.access.Decision;
 import dev.hangar.s3api.access.KeyPermission;
+import dev.hangar.s3api.access.PublicAccessBlock;
 import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
 import java.time.Clock;
@@ -23,7 +24,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decides, on every request, whether the caller may do what it asks: the bucket policy, the key's
  * per-bucket permissions and the canned ACLs of bucket and object, combined as {@link
- * AccessControl} states. Anonymous requests pass exactly where a policy or an ACL lets them; one refused
+ * AccessControl} states, after the bucket's PublicAccessBlock has set aside the public ACLs it
+ * ignores and restricted a public policy. Anonymous requests pass exactly where a policy or an ACL lets them; one refused
  * on a bucket that does not exist is told NoSuchBucket, as S3 tells it.
  */
 final class AccessGuard {
@@ -76,13 +78,14 @@ final class AccessGuard {
             @Nullable String key, @Nullable String versionId, java.util.function.Supplier<Optional<CannedAcl>> objectAcl) {
         ActionAndResource target = ActionAndResource.of(operation, bucket, key, versionId);
         KeyPermission permission = permission(caller, bucket, operation);
-        BucketPolicy policy = bucket == null ? null : configurations.policy(bucket).orElse(null);
-        CannedAcl bucketAcl = bucket == null ? CannedAcl.PRIVATE : configurations.acl(bucket);
+        PublicAccessBlock block = bucket == null ? PublicAccessBlock.NONE : configurations.publicAccessBlock(bucket);
+        BucketPolicy policy = block.effective(bucket == null ? null : configurations.policy(bucket).orElse(null));
+        CannedAcl bucketAcl = block.effective(bucket == null ? CannedAcl.PRIVATE : configurations.acl(bucket));
         Map<String, List<String>> context = context(caller, request);
         Decision decision = AccessControl.decide(caller.accessKeyId(), caller.isRoot(), permission, policy, bucketAcl,
                 null, target, context);
         if (!decision.allowed() && key != null && !caller.isRoot()) {
-            Optional<CannedAcl> acl = objectAcl.get();
+            Optional<CannedAcl> acl = objectAcl.get().map(block::effective);
             if (acl.isPresent()) {
                 decision = AccessControl.decide(caller.accessKeyId(), false, permission, policy, bucketAcl, acl.get(),
                         target, context);

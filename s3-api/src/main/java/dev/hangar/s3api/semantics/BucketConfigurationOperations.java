@@ -13,6 +13,7 @@ import dev.hangar.s3api.xml.CorsConfiguration;
 import dev.hangar.s3api.xml.LifecycleConfiguration;
 import dev.hangar.s3api.xml.LifecycleRule;
 import dev.hangar.s3api.xml.ObjectLockConfiguration;
+import dev.hangar.s3api.xml.PublicAccessBlockConfiguration;
 import dev.hangar.s3api.xml.S3Xml;
 import dev.hangar.s3api.xml.Tag;
 import dev.hangar.s3api.xml.TaggedResource;
@@ -34,7 +35,7 @@ import java.util.UUID;
 
 /**
  * Get, Put and Delete of a bucket's configuration documents: versioning, tagging, CORS, website,
- * lifecycle, policy, ACL and Object Lock. Each Put validates its document as S3 does and stores the
+ * lifecycle, policy, ACL, Object Lock and PublicAccessBlock. Each Put validates its document as S3 does and stores the
  * canonical form {@link BucketConfigurations} reads back (the XML Hangar renders; the policy as the
  * JSON sent; the ACL as its canned name); each Get answers the stored document or the error S3
  * answers for none; each Delete answers 204 whether or not there was a document.
@@ -89,6 +90,12 @@ final class BucketConfigurationOperations {
                 case GET -> S3Response.xml(200, BucketAcls.render(configurations.acl(bucket)));
                 case PUT -> putAcl(bucket, request, payload);
                 case DELETE -> throw notDeletable();
+            };
+            case PUBLIC_ACCESS_BLOCK -> switch (verb) {
+                case GET -> getDocument(bucket, BucketConfigurations.PUBLIC_ACCESS_BLOCK,
+                        S3Error.NO_SUCH_PUBLIC_ACCESS_BLOCK_CONFIGURATION);
+                case PUT -> putPublicAccessBlock(bucket, payload);
+                case DELETE -> delete(bucket, BucketConfigurations.PUBLIC_ACCESS_BLOCK);
             };
             case OBJECT_LOCK -> switch (verb) {
                 case GET -> getDocument(bucket, BucketConfigurations.OBJECT_LOCK,
@@ -231,6 +238,10 @@ final class BucketConfigurationOperations {
                 throw new S3Exception(S3Error.MALFORMED_POLICY, "Invalid principal in policy");
             }
         }
+        if (configurations.publicAccessBlock(bucket).refuses(policy)) {
+            throw new S3Exception(S3Error.ACCESS_DENIED,
+                    "Access Denied: the bucket's PublicAccessBlock blocks public policies, and this policy is public.");
+        }
         configurations.put(bucket, BucketConfigurations.POLICY, body);
         return S3Response.empty(204);
     }
@@ -252,7 +263,18 @@ final class BucketConfigurationOperations {
     private S3Response putAcl(String bucket, S3Request request, Payload payload) {
         byte[] document = RequestBodies.readDocument(payload, S3Xml.CONFIGURATION_MAXIMUM_BYTES);
         CannedAcl acl = BucketAcls.requested(request, document);
+        AclWrites.check(configurations, bucket, acl);
         configurations.put(bucket, BucketConfigurations.ACL, acl.headerValue().getBytes(StandardCharsets.UTF_8));
+        return S3Response.empty(200);
+    }
+
+    // PublicAccessBlock
+
+    /** Replaces the bucket's PublicAccessBlock settings; a setting the document leaves out is false. */
+    private S3Response putPublicAccessBlock(String bucket, Payload payload) {
+        PublicAccessBlockConfiguration document = S3Xml.parsePublicAccessBlockConfiguration(xmlBody(payload));
+        configurations.put(bucket, BucketConfigurations.PUBLIC_ACCESS_BLOCK,
+                S3Xml.renderPublicAccessBlockConfiguration(document));
         return S3Response.empty(200);
     }
 

@@ -6,6 +6,7 @@ import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.access.BucketPolicy;
 import dev.hangar.s3api.access.CannedAcl;
+import dev.hangar.s3api.access.PublicAccessBlock;
 import dev.hangar.s3api.cors.CorsConfiguration;
 import dev.hangar.s3api.lifecycle.LifecycleRule;
 import dev.hangar.s3api.website.WebsiteConfiguration;
@@ -36,6 +37,7 @@ final class BucketConfigurations {
     static final String POLICY = "policy";
     static final String ACL = "acl";
     static final String OBJECT_LOCK = "object-lock";
+    static final String PUBLIC_ACCESS_BLOCK = "public-access-block";
 
     private final MetadataStore metadata;
     private final Map<String, CachedPolicy> policies = new ConcurrentHashMap<>();
@@ -94,6 +96,15 @@ final class BucketConfigurations {
         return metadata.getBucketConfig(bucket, ACL)
                 .map(document -> CannedAcl.fromHeaderValue(new String(document, StandardCharsets.UTF_8)))
                 .orElse(CannedAcl.PRIVATE);
+    }
+
+    /** The bucket's PublicAccessBlock settings; nothing blocked unless a configuration was put. */
+    public PublicAccessBlock publicAccessBlock(String bucket) {
+        return metadata.getBucketConfig(bucket, PUBLIC_ACCESS_BLOCK)
+                .map(document -> S3Xml.parsePublicAccessBlockConfiguration(new ByteArrayInputStream(document)))
+                .map(document -> new PublicAccessBlock(document.blockPublicAcls(), document.ignorePublicAcls(),
+                        document.blockPublicPolicy(), document.restrictPublicBuckets()))
+                .orElse(PublicAccessBlock.NONE);
     }
 
     /** Present when Object Lock is enabled on the bucket; its default retention may be absent. */

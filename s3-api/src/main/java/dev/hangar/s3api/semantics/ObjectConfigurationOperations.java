@@ -53,6 +53,7 @@ final class ObjectConfigurationOperations {
                 case GET -> get(request, version -> S3Response.xml(200, ObjectAcls.render(version.cannedAcl())));
                 case PUT -> {
                     CannedAcl acl = ObjectAcls.requested(request, read(payload));
+                    AclWrites.check(configurations, request.requireBucket(), acl);
                     yield change(request, new VersionChange.SetCannedAcl(acl.headerValue()), 200);
                 }
                 case DELETE -> throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);

@@ -413,18 +413,26 @@ final class ObjectOperations {
         };
     }
 
+    /** The bucket configurations the writes check (a browser upload checks its ACL against them too). */
+    BucketConfigurations configurations() {
+        return configurations;
+    }
+
     BucketRecord requireBucket(String bucket) {
         return metadata.getBucket(bucket).orElseThrow(() -> new S3Exception(S3Error.NO_SUCH_BUCKET));
     }
 
     /**
-     * The settings a write's headers ask for, checked: lock headers need a bucket with Object Lock.
+     * The settings a write's headers ask for, checked: lock headers need a bucket with Object Lock, and
+     * an ACL has to be one the bucket takes ({@link AclWrites}).
      *
-     * @throws S3Exception as {@link VersionSettings#fromHeaders} does
+     * @throws S3Exception as {@link VersionSettings#fromHeaders} and {@link AclWrites#check} do
      */
     VersionSettings settings(S3Request request, String bucket) {
         boolean lockEnabled = ObjectLocks.requested(request::header) && configurations.objectLock(bucket).isPresent();
-        return VersionSettings.fromHeaders(request::header, lockEnabled, now());
+        VersionSettings settings = VersionSettings.fromHeaders(request::header, lockEnabled, now());
+        AclWrites.check(configurations, bucket, settings.cannedAcl());
+        return settings;
     }
 
     /**

@@ -123,6 +123,7 @@ final class PostObjectOperations {
         StorageClasses.requireStored(formHeaders);
         ObjectHeaders headers = ObjectHeaders.from(formHeaders);
         @Nullable String cannedAcl = aclField == null ? null : CannedAcl.fromHeaderValue(resolved.get("acl")).headerValue();
+        AclWrites.check(objects.configurations(), bucket, cannedAcl);
         Map<String, String> tags = tags(resolved.get("tagging"));
         PostSuccess success = PostSuccess.decide(resolved);
 

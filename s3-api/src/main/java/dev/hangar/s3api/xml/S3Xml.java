@@ -356,6 +356,19 @@ public final class S3Xml {
         return ObjectLockDocuments.parseConfiguration(body, maximumBytes);
     }
 
+    /** GetPublicAccessBlock's {@code PublicAccessBlockConfiguration}, all four settings. */
+    public static byte[] renderPublicAccessBlockConfiguration(PublicAccessBlockConfiguration configuration) {
+        return PublicAccessBlockDocuments.render(configuration);
+    }
+
+    /**
+     * A PutPublicAccessBlock body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}: a setting left
+     * out is false; a value other than true or false, or an empty body, is MalformedXML.
+     */
+    public static PublicAccessBlockConfiguration parsePublicAccessBlockConfiguration(InputStream body) {
+        return PublicAccessBlockDocuments.parse(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
     /** GetObjectRetention's {@code Retention}. */
     public static byte[] renderRetention(Retention retention) {
         return ObjectLockDocuments.renderRetention(retention);
