@@ -14,7 +14,6 @@ public final class OperationRouter {
 
     /** Sub-resources of buckets that S3 has and Hangar does not implement yet, with their GET names. */
     private static final List<Map.Entry<String, String>> UNSUPPORTED_BUCKET_RESOURCES = List.of(
-            Map.entry("policyStatus", "BucketPolicyStatus"),
             Map.entry("encryption", "BucketEncryption"),
             Map.entry("replication", "BucketReplication"),
             Map.entry("logging", "BucketLogging"),
@@ -67,7 +66,11 @@ public final class OperationRouter {
     private static S3Operation routeBucket(String method, S3Request request) {
         for (S3Operation.BucketSubresource resource : S3Operation.BucketSubresource.values()) {
             if (request.hasParameter(resource.parameter())) {
-                return new S3Operation.BucketConfiguration(resource, verb(method, resource.deletable()));
+                S3Operation.Verb verb = verb(method, resource.deletable());
+                if (verb == S3Operation.Verb.PUT && !resource.writable()) {
+                    throw methodNotAllowed();
+                }
+                return new S3Operation.BucketConfiguration(resource, verb);
             }
         }
         if (request.hasParameter("versions") && (method.equals("GET") || method.equals("HEAD"))) {

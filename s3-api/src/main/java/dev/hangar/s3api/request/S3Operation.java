@@ -107,7 +107,8 @@ public sealed interface S3Operation {
         POLICY("policy", "BucketPolicy", true),
         ACL("acl", "BucketAcl", false),
         OBJECT_LOCK("object-lock", "ObjectLockConfiguration", false),
-        PUBLIC_ACCESS_BLOCK("publicAccessBlock", "PublicAccessBlock", true);
+        PUBLIC_ACCESS_BLOCK("publicAccessBlock", "PublicAccessBlock", true),
+        POLICY_STATUS("policyStatus", "BucketPolicyStatus", false);
 
         private final String parameter;
         private final String noun;
@@ -129,6 +130,11 @@ public sealed interface S3Operation {
 
         public boolean deletable() {
             return deletable;
+        }
+
+        /** Whether a PUT sets it; the policy status follows from the policy, so S3 has no PutBucketPolicyStatus. */
+        public boolean writable() {
+            return this != POLICY_STATUS;
         }
     }
 

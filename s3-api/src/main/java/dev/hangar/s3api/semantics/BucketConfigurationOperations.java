@@ -35,7 +35,7 @@ import java.util.UUID;
 
 /**
  * Get, Put and Delete of a bucket's configuration documents: versioning, tagging, CORS, website,
- * lifecycle, policy, ACL, Object Lock and PublicAccessBlock. Each Put validates its document as S3 does and stores the
+ * lifecycle, policy (and its status), ACL, Object Lock and PublicAccessBlock. Each Put validates its document as S3 does and stores the
  * canonical form {@link BucketConfigurations} reads back (the XML Hangar renders; the policy as the
  * JSON sent; the ACL as its canned name); each Get answers the stored document or the error S3
  * answers for none; each Delete answers 204 whether or not there was a document.
@@ -90,6 +90,10 @@ final class BucketConfigurationOperations {
                 case GET -> S3Response.xml(200, BucketAcls.render(configurations.acl(bucket)));
                 case PUT -> putAcl(bucket, request, payload);
                 case DELETE -> throw notDeletable();
+            };
+            case POLICY_STATUS -> switch (verb) {
+                case GET -> getPolicyStatus(bucket);
+                case PUT, DELETE -> throw notDeletable();
             };
             case PUBLIC_ACCESS_BLOCK -> switch (verb) {
                 case GET -> getDocument(bucket, BucketConfigurations.PUBLIC_ACCESS_BLOCK,
@@ -213,6 +217,12 @@ final class BucketConfigurationOperations {
         byte[] policy = configurations.raw(bucket, BucketConfigurations.POLICY)
                 .orElseThrow(() -> new S3Exception(S3Error.NO_SUCH_BUCKET_POLICY));
         return new S3Response(200, Map.of(), new S3Response.Body.Bytes(policy, "application/json"));
+    }
+
+    /** Whether the bucket's policy is public (see {@link BucketPolicy#isPublic()}); NoSuchBucketPolicy without one. */
+    private S3Response getPolicyStatus(String bucket) {
+        BucketPolicy policy = configurations.policy(bucket).orElseThrow(() -> new S3Exception(S3Error.NO_SUCH_BUCKET_POLICY));
+        return S3Response.xml(200, S3Xml.renderPolicyStatus(policy.isPublic()));
     }
 
     /**

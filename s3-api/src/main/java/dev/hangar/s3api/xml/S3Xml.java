@@ -94,6 +94,11 @@ public final class S3Xml {
         return ResponseDocuments.locationConstraint(region);
     }
 
+    /** GetBucketPolicyStatus's {@code PolicyStatus}: whether the bucket's policy is public. */
+    public static byte[] renderPolicyStatus(boolean isPublic) {
+        return XmlDocumentWriter.inS3Namespace("PolicyStatus").element("IsPublic", isPublic).finish();
+    }
+
     /** ListObjects' (version 1) {@code ListBucketResult}. */
     public static byte[] renderListObjects(ListObjectsResult result) {
         return ResponseDocuments.listObjects(result);

@@ -137,7 +137,8 @@ class ActionAndResourceTest {
                 .toList());
         for (S3Operation.BucketSubresource resource : S3Operation.BucketSubresource.values()) {
             for (S3Operation.Verb verb : S3Operation.Verb.values()) {
-                if (verb != S3Operation.Verb.DELETE || resource.deletable()) {
+                if ((verb != S3Operation.Verb.DELETE || resource.deletable())
+                        && (verb != S3Operation.Verb.PUT || resource.writable())) {
                     routed.add(new S3Operation.BucketConfiguration(resource, verb).name());
                 }
             }

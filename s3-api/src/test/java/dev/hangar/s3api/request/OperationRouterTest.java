@@ -160,9 +160,15 @@ class OperationRouterTest {
 
     @ParameterizedTest(name = "{0} ?{1}")
     @CsvSource(delimiter = '|', value = {
-            "DELETE|versioning", "DELETE|acl", "DELETE|object-lock"})
+            "DELETE|versioning", "DELETE|acl", "DELETE|object-lock", "DELETE|policyStatus"})
     void refusesToDeleteBucketSubResourcesS3CannotDelete(String method, String query) {
         assertS3Error(() -> OperationRouter.route(request(method, "b", null, query, null)), S3Error.METHOD_NOT_ALLOWED);
+    }
+
+    @org.junit.jupiter.api.Test
+    void refusesToPutThePolicyStatusWhichFollowsFromThePolicy() {
+        assertS3Error(() -> OperationRouter.route(request("PUT", "b", null, "policyStatus", null)),
+                S3Error.METHOD_NOT_ALLOWED);
     }
 
     @org.junit.jupiter.api.Test
