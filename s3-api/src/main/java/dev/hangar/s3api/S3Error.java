@@ -3,6 +3,8 @@ package dev.hangar.s3api;
 /** The S3 error codes Hangar answers with, each with the HTTP status and default message AWS uses. */
 public enum S3Error {
     ACCESS_DENIED("AccessDenied", 403, "Access Denied"),
+    /** An ACL write to a bucket whose Object Ownership is BucketOwnerEnforced. */
+    ACCESS_CONTROL_LIST_NOT_SUPPORTED("AccessControlListNotSupported", 400, "The bucket does not allow ACLs"),
     /** A CORS preflight S3 refuses; AWS adds {@code Method} and {@code ResourceType} to the error document. */
     ACCESS_FORBIDDEN("AccessForbidden", 403,
             "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, "
@@ -88,6 +90,12 @@ public enum S3Error {
     NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
     NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
     NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
+    /** BucketOwnerEnforced asked for a bucket whose ACL grants to others than its owner. */
+    INVALID_BUCKET_ACL_WITH_OBJECT_OWNERSHIP("InvalidBucketAclWithObjectOwnership", 400,
+            "Bucket cannot have ACLs set with ObjectOwnership's BucketOwnerEnforced setting"),
+    /** GetBucketOwnershipControls on a bucket that has none. */
+    OWNERSHIP_CONTROLS_NOT_FOUND_ERROR("OwnershipControlsNotFoundError", 404,
+            "The bucket ownership controls were not found"),
     /** GetPublicAccessBlock on a bucket that has no PublicAccessBlock configuration. */
     NO_SUCH_PUBLIC_ACCESS_BLOCK_CONFIGURATION("NoSuchPublicAccessBlockConfiguration", 404,
             "The public access block configuration was not found"),

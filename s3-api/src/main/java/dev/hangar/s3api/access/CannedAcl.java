@@ -65,6 +65,14 @@ public enum CannedAcl {
     }
 
     /**
+     * Whether this ACL, set on a bucket, grants anyone but the owner: the public ACLs and
+     * {@code log-delivery-write}. S3 refuses to disable ACLs (BucketOwnerEnforced) while it does.
+     */
+    public boolean grantsOthersOnABucket() {
+        return isPublic() || this == LOG_DELIVERY_WRITE;
+    }
+
+    /**
      * The canned ACL an {@code x-amz-acl} header names.
      *
      * @throws S3Exception InvalidArgument when it names none

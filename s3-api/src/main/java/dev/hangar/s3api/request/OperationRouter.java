@@ -20,7 +20,6 @@ public final class OperationRouter {
             Map.entry("notification", "BucketNotificationConfiguration"),
             Map.entry("requestPayment", "BucketRequestPayment"),
             Map.entry("accelerate", "BucketAccelerateConfiguration"),
-            Map.entry("ownershipControls", "BucketOwnershipControls"),
             Map.entry("analytics", "BucketAnalyticsConfiguration"),
             Map.entry("inventory", "BucketInventoryConfiguration"),
             Map.entry("metrics", "BucketMetricsConfiguration"),

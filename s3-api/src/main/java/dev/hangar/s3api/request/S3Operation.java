@@ -108,7 +108,8 @@ public sealed interface S3Operation {
         ACL("acl", "BucketAcl", false),
         OBJECT_LOCK("object-lock", "ObjectLockConfiguration", false),
         PUBLIC_ACCESS_BLOCK("publicAccessBlock", "PublicAccessBlock", true),
-        POLICY_STATUS("policyStatus", "BucketPolicyStatus", false);
+        POLICY_STATUS("policyStatus", "BucketPolicyStatus", false),
+        OWNERSHIP_CONTROLS("ownershipControls", "BucketOwnershipControls", true);
 
         private final String parameter;
         private final String noun;

@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * Decides, on every request, whether the caller may do what it asks: the bucket policy, the key's
  * per-bucket permissions and the canned ACLs of bucket and object, combined as {@link
  * AccessControl} states, after the bucket's PublicAccessBlock has set aside the public ACLs it
- * ignores and restricted a public policy. Anonymous requests pass exactly where a policy or an ACL lets them; one refused
+ * ignores and restricted a public policy, and without ACLs at all when the bucket's Object
+ * Ownership disables them. Anonymous requests pass exactly where a policy or an ACL lets them; one refused
  * on a bucket that does not exist is told NoSuchBucket, as S3 tells it.
  */
 final class AccessGuard {
@@ -80,11 +81,13 @@ final class AccessGuard {
         KeyPermission permission = permission(caller, bucket, operation);
         PublicAccessBlock block = bucket == null ? PublicAccessBlock.NONE : configurations.publicAccessBlock(bucket);
         BucketPolicy policy = block.effective(bucket == null ? null : configurations.policy(bucket).orElse(null));
-        CannedAcl bucketAcl = block.effective(bucket == null ? CannedAcl.PRIVATE : configurations.acl(bucket));
+        // With ACLs disabled (BucketOwnerEnforced) the stored ACLs grant nothing: the bucket's reads as private.
+        boolean aclsApply = bucket != null && !configurations.aclsDisabled(bucket);
+        CannedAcl bucketAcl = aclsApply ? block.effective(configurations.acl(bucket)) : CannedAcl.PRIVATE;
         Map<String, List<String>> context = context(caller, request);
         Decision decision = AccessControl.decide(caller.accessKeyId(), caller.isRoot(), permission, policy, bucketAcl,
                 null, target, context);
-        if (!decision.allowed() && key != null && !caller.isRoot()) {
+        if (!decision.allowed() && key != null && !caller.isRoot() && aclsApply) {
             Optional<CannedAcl> acl = objectAcl.get().map(block::effective);
             if (acl.isPresent()) {
                 decision = AccessControl.decide(caller.accessKeyId(), false, permission, policy, bucketAcl, acl.get(),

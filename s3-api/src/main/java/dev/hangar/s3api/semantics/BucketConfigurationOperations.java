@@ -13,6 +13,7 @@ import dev.hangar.s3api.xml.CorsConfiguration;
 import dev.hangar.s3api.xml.LifecycleConfiguration;
 import dev.hangar.s3api.xml.LifecycleRule;
 import dev.hangar.s3api.xml.ObjectLockConfiguration;
+import dev.hangar.s3api.xml.OwnershipControls;
 import dev.hangar.s3api.xml.PublicAccessBlockConfiguration;
 import dev.hangar.s3api.xml.S3Xml;
 import dev.hangar.s3api.xml.Tag;
@@ -35,7 +36,7 @@ import java.util.UUID;
 
 /**
  * Get, Put and Delete of a bucket's configuration documents: versioning, tagging, CORS, website,
- * lifecycle, policy (and its status), ACL, Object Lock and PublicAccessBlock. Each Put validates its document as S3 does and stores the
+ * lifecycle, policy (and its status), ACL, Object Lock, PublicAccessBlock and ownership controls. Each Put validates its document as S3 does and stores the
  * canonical form {@link BucketConfigurations} reads back (the XML Hangar renders; the policy as the
  * JSON sent; the ACL as its canned name); each Get answers the stored document or the error S3
  * answers for none; each Delete answers 204 whether or not there was a document.
@@ -87,13 +88,20 @@ final class BucketConfigurationOperations {
                 case DELETE -> delete(bucket, BucketConfigurations.POLICY);
             };
             case ACL -> switch (verb) {
-                case GET -> S3Response.xml(200, BucketAcls.render(configurations.acl(bucket)));
+                case GET -> S3Response.xml(200, BucketAcls.render(
+                        configurations.aclsDisabled(bucket) ? CannedAcl.PRIVATE : configurations.acl(bucket)));
                 case PUT -> putAcl(bucket, request, payload);
                 case DELETE -> throw notDeletable();
             };
             case POLICY_STATUS -> switch (verb) {
                 case GET -> getPolicyStatus(bucket);
                 case PUT, DELETE -> throw notDeletable();
+            };
+            case OWNERSHIP_CONTROLS -> switch (verb) {
+                case GET -> getDocument(bucket, BucketConfigurations.OWNERSHIP_CONTROLS,
+                        S3Error.OWNERSHIP_CONTROLS_NOT_FOUND_ERROR);
+                case PUT -> putOwnershipControls(bucket, payload);
+                case DELETE -> delete(bucket, BucketConfigurations.OWNERSHIP_CONTROLS);
             };
             case PUBLIC_ACCESS_BLOCK -> switch (verb) {
                 case GET -> getDocument(bucket, BucketConfigurations.PUBLIC_ACCESS_BLOCK,
@@ -272,8 +280,9 @@ final class BucketConfigurationOperations {
 
     private S3Response putAcl(String bucket, S3Request request, Payload payload) {
         byte[] document = RequestBodies.readDocument(payload, S3Xml.CONFIGURATION_MAXIMUM_BYTES);
+        AclWrites.refuseGrantHeaders(configurations, bucket, request::header);
         CannedAcl acl = BucketAcls.requested(request, document);
-        AclWrites.check(configurations, bucket, acl);
+        AclWrites.check(configurations, bucket, acl, request.header("x-amz-acl") == null);
         configurations.put(bucket, BucketConfigurations.ACL, acl.headerValue().getBytes(StandardCharsets.UTF_8));
         return S3Response.empty(200);
     }
@@ -285,6 +294,22 @@ final class BucketConfigurationOperations {
         PublicAccessBlockConfiguration document = S3Xml.parsePublicAccessBlockConfiguration(xmlBody(payload));
         configurations.put(bucket, BucketConfigurations.PUBLIC_ACCESS_BLOCK,
                 S3Xml.renderPublicAccessBlockConfiguration(document));
+        return S3Response.empty(200);
+    }
+
+    // Ownership controls
+
+    /**
+     * Sets the bucket's Object Ownership. BucketOwnerEnforced disables ACLs, which S3 refuses while the
+     * bucket's ACL grants others than its owner; the other two settings only say who owns new objects,
+     * and Hangar has one owner, so they are stored and change nothing else.
+     */
+    private S3Response putOwnershipControls(String bucket, Payload payload) {
+        OwnershipControls document = S3Xml.parseOwnershipControls(xmlBody(payload));
+        if (document.objectOwnership() == OwnershipControls.ObjectOwnership.BUCKET_OWNER_ENFORCED) {
+            AclWrites.requireOwnerOnly(configurations.acl(bucket));
+        }
+        configurations.put(bucket, BucketConfigurations.OWNERSHIP_CONTROLS, S3Xml.renderOwnershipControls(document));
         return S3Response.empty(200);
     }
 

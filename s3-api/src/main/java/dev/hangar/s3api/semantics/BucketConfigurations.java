@@ -11,6 +11,7 @@ import dev.hangar.s3api.cors.CorsConfiguration;
 import dev.hangar.s3api.lifecycle.LifecycleRule;
 import dev.hangar.s3api.website.WebsiteConfiguration;
 import dev.hangar.s3api.xml.ObjectLockConfiguration;
+import dev.hangar.s3api.xml.OwnershipControls;
 import dev.hangar.s3api.xml.S3Xml;
 import dev.hangar.s3api.xml.Tagging;
 import dev.hangar.s3api.xml.VersioningConfiguration;
@@ -38,6 +39,7 @@ final class BucketConfigurations {
     static final String ACL = "acl";
     static final String OBJECT_LOCK = "object-lock";
     static final String PUBLIC_ACCESS_BLOCK = "public-access-block";
+    static final String OWNERSHIP_CONTROLS = "ownership-controls";
 
     private final MetadataStore metadata;
     private final Map<String, CachedPolicy> policies = new ConcurrentHashMap<>();
@@ -105,6 +107,21 @@ final class BucketConfigurations {
                 .map(document -> new PublicAccessBlock(document.blockPublicAcls(), document.ignorePublicAcls(),
                         document.blockPublicPolicy(), document.restrictPublicBuckets()))
                 .orElse(PublicAccessBlock.NONE);
+    }
+
+    /** The bucket's Object Ownership setting, if one was put. */
+    public Optional<OwnershipControls.ObjectOwnership> objectOwnership(String bucket) {
+        return metadata.getBucketConfig(bucket, OWNERSHIP_CONTROLS)
+                .map(document -> S3Xml.parseOwnershipControls(new ByteArrayInputStream(document)).objectOwnership());
+    }
+
+    /**
+     * Whether the bucket's ACLs are disabled (Object Ownership BucketOwnerEnforced): they grant nothing,
+     * read as the owner's full control, and cannot be set.
+     */
+    public boolean aclsDisabled(String bucket) {
+        return objectOwnership(bucket).filter(ownership -> ownership == OwnershipControls.ObjectOwnership.BUCKET_OWNER_ENFORCED)
+                .isPresent();
     }
 
     /** Present when Object Lock is enabled on the bucket; its default retention may be absent. */

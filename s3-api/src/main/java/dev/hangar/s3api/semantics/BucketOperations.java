@@ -11,8 +11,10 @@ import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
+import dev.hangar.s3api.access.CannedAcl;
 import dev.hangar.s3api.request.S3Request;
 import dev.hangar.s3api.xml.ObjectLockConfiguration;
+import dev.hangar.s3api.xml.OwnershipControls;
 import dev.hangar.s3api.xml.S3Xml;
 import dev.hangar.s3api.xml.VersioningConfiguration;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bucket-level operations: create, head, delete, location, the object listings (current objects and
@@ -30,6 +33,7 @@ final class BucketOperations {
     private static final int MAX_CONFIGURATION_DOCUMENT = 64 << 10;
     private static final int MAX_DELETE_DOCUMENT = 2 << 20;
     private static final String OBJECT_LOCK_HEADER = "x-amz-bucket-object-lock-enabled";
+    private static final String OBJECT_OWNERSHIP_HEADER = "x-amz-object-ownership";
 
     private final MetadataStore metadata;
     private final ObjectOperations objects;
@@ -68,14 +72,20 @@ final class BucketOperations {
     }
 
     /**
-     * CreateBucket, with the settings S3 takes at creation: a canned ACL ({@code x-amz-acl}) and Object
-     * Lock ({@code x-amz-bucket-object-lock-enabled: true}, which enables versioning too). A key other
+     * CreateBucket, with the settings S3 takes at creation: a canned ACL ({@code x-amz-acl}), Object
+     * Ownership ({@code x-amz-object-ownership}; BucketOwnerEnforced with an ACL that grants others is
+     * InvalidBucketAclWithObjectOwnership) and Object Lock ({@code x-amz-bucket-object-lock-enabled:
+     * true}, which enables versioning too). A key other
      * than the root key becomes the bucket's owner, with read and write.
      */
     S3Response create(S3Request request, Payload payload, Caller caller) {
         String bucket = request.requireBucket();
         BucketNames.validate(bucket);
         String cannedAcl = ObjectAcls.forWrite(request::header);
+        OwnershipControls.ObjectOwnership ownership = objectOwnership(request.header(OBJECT_OWNERSHIP_HEADER));
+        if (ownership == OwnershipControls.ObjectOwnership.BUCKET_OWNER_ENFORCED && cannedAcl != null) {
+            AclWrites.requireOwnerOnly(CannedAcl.fromHeaderValue(cannedAcl));
+        }
         boolean objectLock = objectLockRequested(request);
         byte[] document = RequestBodies.readDocument(payload, MAX_CONFIGURATION_DOCUMENT);
         Optional<String> constraint = documents.parseLocationConstraint(document);
@@ -90,6 +100,10 @@ final class BucketOperations {
         if (cannedAcl != null) {
             configurations.put(bucket, BucketConfigurations.ACL, cannedAcl.getBytes(StandardCharsets.UTF_8));
         }
+        if (ownership != null) {
+            configurations.put(bucket, BucketConfigurations.OWNERSHIP_CONTROLS,
+                    S3Xml.renderOwnershipControls(new OwnershipControls(ownership)));
+        }
         if (objectLock) {
             configurations.put(bucket, BucketConfigurations.OBJECT_LOCK,
                     S3Xml.renderObjectLockConfiguration(new ObjectLockConfiguration(null)));
@@ -101,6 +115,23 @@ final class BucketOperations {
                     new AccessKeyChange.SetBucketPermission(bucket, new BucketPermission(true, true, true)));
         }
         return S3Response.empty(200, Map.of("Location", "/" + bucket));
+    }
+
+    /**
+     * The Object Ownership an {@code x-amz-object-ownership} header asks for, null without one.
+     *
+     * @throws S3Exception InvalidArgument for a value S3 does not know
+     */
+    private static OwnershipControls.@Nullable ObjectOwnership objectOwnership(@Nullable String header) {
+        if (header == null) {
+            return null;
+        }
+        for (OwnershipControls.ObjectOwnership ownership : OwnershipControls.ObjectOwnership.values()) {
+            if (ownership.wireName().equals(header.strip())) {
+                return ownership;
+            }
+        }
+        throw new S3Exception(S3Error.INVALID_ARGUMENT, "Invalid x-amz-object-ownership header: " + header);
     }
 
     /**

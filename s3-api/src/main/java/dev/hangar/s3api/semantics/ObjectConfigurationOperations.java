@@ -50,10 +50,16 @@ final class ObjectConfigurationOperations {
                 case DELETE -> change(request, new VersionChange.SetTags(Map.of()), 204);
             };
             case ACL -> switch (operation.verb()) {
-                case GET -> get(request, version -> S3Response.xml(200, ObjectAcls.render(version.cannedAcl())));
+                case GET -> {
+                    // With ACLs disabled the owner's full control is the whole truth, whatever was stored.
+                    boolean aclsDisabled = configurations.aclsDisabled(request.requireBucket());
+                    yield get(request, version -> S3Response.xml(200,
+                            ObjectAcls.render(aclsDisabled ? null : version.cannedAcl())));
+                }
                 case PUT -> {
+                    AclWrites.refuseGrantHeaders(configurations, request.requireBucket(), request::header);
                     CannedAcl acl = ObjectAcls.requested(request, read(payload));
-                    AclWrites.check(configurations, request.requireBucket(), acl);
+                    AclWrites.check(configurations, request.requireBucket(), acl, request.header("x-amz-acl") == null);
                     yield change(request, new VersionChange.SetCannedAcl(acl.headerValue()), 200);
                 }
                 case DELETE -> throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);

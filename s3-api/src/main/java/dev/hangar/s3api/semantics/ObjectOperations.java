@@ -430,6 +430,7 @@ final class ObjectOperations {
      */
     VersionSettings settings(S3Request request, String bucket) {
         boolean lockEnabled = ObjectLocks.requested(request::header) && configurations.objectLock(bucket).isPresent();
+        AclWrites.refuseGrantHeaders(configurations, bucket, request::header);
         VersionSettings settings = VersionSettings.fromHeaders(request::header, lockEnabled, now());
         AclWrites.check(configurations, bucket, settings.cannedAcl());
         return settings;

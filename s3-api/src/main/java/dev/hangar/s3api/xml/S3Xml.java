@@ -374,6 +374,20 @@ public final class S3Xml {
         return PublicAccessBlockDocuments.parse(body, CONFIGURATION_MAXIMUM_BYTES);
     }
 
+    /** GetBucketOwnershipControls's {@code OwnershipControls}. */
+    public static byte[] renderOwnershipControls(OwnershipControls controls) {
+        return OwnershipControlsDocuments.render(controls);
+    }
+
+    /**
+     * A PutBucketOwnershipControls body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}: no {@code
+     * Rule} or more than one, no {@code ObjectOwnership} or one S3 does not know, or an empty body is
+     * MalformedXML.
+     */
+    public static OwnershipControls parseOwnershipControls(InputStream body) {
+        return OwnershipControlsDocuments.parse(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
     /** GetObjectRetention's {@code Retention}. */
     public static byte[] renderRetention(Retention retention) {
         return ObjectLockDocuments.renderRetention(retention);

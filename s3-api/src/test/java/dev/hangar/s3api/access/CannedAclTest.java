@@ -207,4 +207,23 @@ class CannedAclTest {
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> new Grantee.CanonicalUser(" ", null)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @ParameterizedTest
+    @CsvSource({
+        "PRIVATE, false, false",
+        "PUBLIC_READ, true, true",
+        "PUBLIC_READ_WRITE, true, true",
+        "AUTHENTICATED_READ, true, true",
+        "BUCKET_OWNER_READ, false, false",
+        "BUCKET_OWNER_FULL_CONTROL, false, false",
+        "LOG_DELIVERY_WRITE, false, true"})
+    void publicAclsGrantAllUsersOrAuthenticatedUsersAndLogDeliveryIsAnotherGranteeOfABucket(
+            CannedAcl acl, boolean isPublic, boolean grantsOthers) {
+        assertThat(acl.isPublic()).isEqualTo(isPublic);
+        assertThat(acl.grantsOthersOnABucket()).isEqualTo(grantsOthers);
+        boolean groupGrant = acl.grants(new Grantee.CanonicalUser("owner", null)).stream()
+                .anyMatch(grant -> grant.grantee().equals(Grantee.Group.ALL_USERS)
+                        || grant.grantee().equals(Grantee.Group.AUTHENTICATED_USERS));
+        assertThat(groupGrant).isEqualTo(isPublic);
+    }
 }
