@@ -110,6 +110,11 @@ final class SingleNode implements ClusterNode {
         return reclaimer.reclaimNow();
     }
 
+    /** Waits for the reclamation passes already scheduled (the one at start included) to end. For tests. */
+    void awaitReclamationPasses() throws InterruptedException {
+        reclaimer.awaitScheduledPasses();
+    }
+
     /** Runs the batch-mode sync round now, blocks then metadata; does nothing in other modes. For tests. */
     void syncNow() throws IOException {
         if (sync != null) {
