@@ -523,22 +523,12 @@ class BucketConfigurationIT extends AbstractS3IT {
     }
 
     @Test
-    void aclsHangarCannotStoreAreRefused() {
+    void aclsS3DoesNotHaveAreRefused() {
         String bucket = createBucket("acl-bad");
-        AccessControlPolicy writeAcp = AccessControlPolicy.builder()
-            .owner(Owner.builder().id(OWNER_ID).build())
-            .grants(
-                Grant.builder().grantee(Grantee.builder().type(Type.CANONICAL_USER).id(OWNER_ID).build())
-                    .permission(Permission.FULL_CONTROL).build(),
-                Grant.builder().grantee(Grantee.builder().type(Type.GROUP).uri(ALL_USERS).build())
-                    .permission(Permission.WRITE_ACP).build())
-            .build();
-        assertS3Error(() -> s3.putBucketAcl(request -> request.bucket(bucket).accessControlPolicy(writeAcp)), 501,
-            "NotImplemented");
         assertS3Error(() -> s3.putBucketAcl(request -> request.bucket(bucket).acl("world-writable")), 400,
             "InvalidArgument");
         assertS3Error(() -> s3.putBucketAcl(request -> request.bucket(bucket)
-            .grantRead("uri=\"" + ALL_USERS + "\"")), 501, "NotImplemented");
+            .grantRead("uri=\"http://acs.amazonaws.com/groups/global/Nobody\"")), 400, "InvalidArgument");
         AccessControlPolicy unknownGroup = AccessControlPolicy.builder()
             .owner(Owner.builder().id(OWNER_ID).build())
             .grants(Grant.builder().grantee(Grantee.builder().type(Type.GROUP)

@@ -110,8 +110,6 @@ class ObjectAclIT extends AbstractS3IT {
             400, "InvalidRequest");
         assertS3Error(() -> s3.createMultipartUpload(request -> request.bucket(bucket).key("granted")
             .grantFullControl("id=someone")), 501, "NotImplemented");
-        assertS3Error(() -> s3.createBucket(request -> request.bucket(newBucketName("granted"))
-            .grantWrite("uri=" + ALL_USERS)), 501, "NotImplemented");
         assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key("granted")), 404);
     }
 

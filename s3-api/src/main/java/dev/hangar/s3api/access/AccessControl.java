@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  *       can always be repaired;</li>
  *   <li>an Allow statement of the bucket policy that matches allows;</li>
  *   <li>the signing key's permission on the bucket allows what it covers (see {@link KeyPermission});</li>
- *   <li>the bucket's and the object's canned ACLs allow what they grant to everyone or to every signed
- *       request (see {@link CannedAcl#allows});</li>
+ *   <li>the bucket's ACL allows what it grants to everyone, to every signed request, or to the signing
+ *       key by its canonical id (see {@link BucketAcl#allows}), and the object's canned ACL what it grants
+ *       to everyone or to every signed request (see {@link CannedAcl#allows});</li>
  *   <li>anything else is denied.</li>
  * </ol>
  * ListBuckets and CreateBucket concern no existing bucket, so neither a policy nor an ACL applies:
@@ -77,6 +78,23 @@ public final class AccessControl {
             @Nullable CannedAcl objectAcl,
             ActionAndResource target,
             Map<String, List<String>> context) {
+        return decide(principal, root, permission, policy, new BucketAcl(List.of(), bucketAcl), objectAcl, target,
+                context);
+    }
+
+    /**
+     * As {@link #decide(String, boolean, KeyPermission, BucketPolicy, CannedAcl, CannedAcl, ActionAndResource, Map)},
+     * with the bucket's ACL a grant list or a canned ACL ({@link BucketAcl}).
+     */
+    public static Decision decide(
+            @Nullable String principal,
+            boolean root,
+            KeyPermission permission,
+            @Nullable BucketPolicy policy,
+            BucketAcl bucketAcl,
+            @Nullable CannedAcl objectAcl,
+            ActionAndResource target,
+            Map<String, List<String>> context) {
         if (root && principal == null) {
             throw new IllegalArgumentException("An anonymous request cannot be the root key");
         }
@@ -107,13 +125,27 @@ public final class AccessControl {
             return Decision.allow("the key's " + known.kind().name().toLowerCase(Locale.ROOT)
                     + " permission on the bucket gives " + action);
         }
-        AclDecision acl = CannedAcl.allows(bucketAcl, objectAcl, action, principal);
+        AclDecision acl = acl(bucketAcl, objectAcl, action, principal);
         if (acl.granted()) {
             return Decision.allow(acl.reason());
         }
         return Decision.deny("neither the bucket policy, "
                 + (principal == null ? "" : "the key's permission on the bucket, ") + "nor an ACL allows " + action
                 + (principal == null ? " to anonymous requests" : ""));
+    }
+
+    /** The bucket's ACL, then the object's: grants are only ever added, so either may give the action. */
+    private static AclDecision acl(BucketAcl bucketAcl, @Nullable CannedAcl objectAcl, String action,
+            @Nullable String principal) {
+        CannedAcl canned = bucketAcl.canned();
+        if (canned != null) {
+            return CannedAcl.allows(canned, objectAcl, action, principal);
+        }
+        AclDecision bucketDecision = bucketAcl.allows(action, principal);
+        if (bucketDecision.granted() || objectAcl == null) {
+            return bucketDecision;
+        }
+        return CannedAcl.allows(CannedAcl.PRIVATE, objectAcl, action, principal);
     }
 
     private static Decision decideForService(

@@ -7,15 +7,16 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The canned ACLs of S3 ({@code x-amz-acl}), which are the only ACLs Hangar stores: a bucket and each
- * object have one. An ACL given as a grant list is accepted when it has the shape of a canned ACL
- * ({@link #fromGrants}); any other grant list is refused as not implemented rather than stored and
- * not enforced.
+ * The canned ACLs of S3 ({@code x-amz-acl}), which are the only ACLs Hangar stores on objects: each
+ * object version has one. An object ACL given as a grant list is accepted when it has the shape of a
+ * canned ACL ({@link #fromGrants}); any other is refused as not implemented rather than stored and not
+ * enforced. A bucket's ACL is a canned ACL or any grant list ({@link BucketAcl}).
  *
  * <p>The grants are those AWS documents: the owner always has {@code FULL_CONTROL};
  * {@code public-read} adds {@code READ} for AllUsers, {@code public-read-write} {@code READ} and
@@ -34,10 +35,10 @@ public enum CannedAcl {
     LOG_DELIVERY_WRITE("log-delivery-write");
 
     /** What {@code READ} on a bucket allows: listing it. */
-    private static final Set<String> BUCKET_READ_ACTIONS = actions(
+    static final Set<String> BUCKET_READ_ACTIONS = actions(
             S3Action.LIST_BUCKET, S3Action.LIST_BUCKET_VERSIONS, S3Action.LIST_BUCKET_MULTIPART_UPLOADS);
     /** What {@code WRITE} on a bucket allows: creating, overwriting and deleting its objects. */
-    private static final Set<String> BUCKET_WRITE_ACTIONS = actions(S3Action.PUT_OBJECT, S3Action.DELETE_OBJECT);
+    static final Set<String> BUCKET_WRITE_ACTIONS = actions(S3Action.PUT_OBJECT, S3Action.DELETE_OBJECT);
     /** What {@code READ} on an object allows: reading it. */
     private static final Set<String> OBJECT_READ_ACTIONS = actions(
             S3Action.GET_OBJECT, S3Action.GET_OBJECT_VERSION, S3Action.GET_OBJECT_TORRENT);
@@ -136,13 +137,18 @@ public enum CannedAcl {
      * @throws S3Exception NotImplemented when the grants are not those of a canned ACL
      */
     public static CannedAcl fromGrants(Grantee.CanonicalUser owner, List<Grant> grants) {
+        return matching(owner, grants).orElseThrow(() -> notCanned(owner, grants));
+    }
+
+    /** The canned ACL a bucket's grant list is, in any order, display names aside; empty when it is none. */
+    public static Optional<CannedAcl> matching(Grantee.CanonicalUser owner, List<Grant> grants) {
         Set<Grant> given = normalized(grants);
         for (CannedAcl acl : List.of(PRIVATE, PUBLIC_READ, PUBLIC_READ_WRITE, AUTHENTICATED_READ, LOG_DELIVERY_WRITE)) {
             if (normalized(acl.grants(owner)).equals(given)) {
-                return acl;
+                return Optional.of(acl);
             }
         }
-        throw notCanned(owner, grants);
+        return Optional.empty();
     }
 
     /**

@@ -34,6 +34,16 @@ public record PublicAccessBlock(
         return policy.restrictedToSignedRequests();
     }
 
+    /** The bucket ACL as access decisions weigh it: without its public grants when public ACLs are ignored. */
+    public BucketAcl effective(BucketAcl acl) {
+        return ignorePublicAcls && acl.isPublic() ? acl.withoutPublicGrants() : acl;
+    }
+
+    /** Whether PutBucketAcl or CreateBucket with this ACL is refused. */
+    public boolean refuses(BucketAcl acl) {
+        return blockPublicAcls && acl.isPublic();
+    }
+
     /** Whether a write that sets this ACL is refused. */
     public boolean refuses(CannedAcl acl) {
         return blockPublicAcls && acl.isPublic();

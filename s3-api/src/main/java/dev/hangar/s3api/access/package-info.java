@@ -1,5 +1,5 @@
 /**
- * Who may do what: bucket policies, canned ACLs, per-bucket key permissions, and the decision that
+ * Who may do what: bucket policies, ACLs, per-bucket key permissions, and the decision that
  * combines them. Pure logic over plain values; no HTTP, no Spring, no storage.
  *
  * <p>The model, as the request handler uses it:
@@ -10,8 +10,8 @@
  *       {@code arn:aws:s3:::photos/cat.jpg}.</li>
  *   <li>{@link dev.hangar.s3api.access.AccessControl#decide} weighs, in AWS's order, the bucket
  *       policy's Deny statements, the root key, the policy's Allow statements, the key's
- *       {@link dev.hangar.s3api.access.KeyPermission} and the bucket's and object's
- *       {@link dev.hangar.s3api.access.CannedAcl}, and returns a
+ *       {@link dev.hangar.s3api.access.KeyPermission}, the bucket's
+ *       {@link dev.hangar.s3api.access.BucketAcl} and the object's {@link dev.hangar.s3api.access.CannedAcl}, and returns a
  *       {@link dev.hangar.s3api.access.Decision} with the rule that decided.</li>
  * </ol>
  *
@@ -22,10 +22,12 @@
  * whose context carries the request's condition keys. Statement matching, wildcards, policy variables,
  * condition operators and CIDR ranges are package-private machinery behind these types.
  *
- * <p>ACLs are canned only: {@link dev.hangar.s3api.access.CannedAcl#grants} renders the grants a
- * GetBucketAcl / GetObjectAcl answer lists, and {@link dev.hangar.s3api.access.CannedAcl#fromGrants}
- * accepts an {@code AccessControlPolicy} document when it has a canned shape and refuses it with
- * NotImplemented otherwise, so that no ACL is stored that Hangar would not enforce.
+ * <p>A bucket's ACL ({@link dev.hangar.s3api.access.BucketAcl}) is a canned ACL or a grant list to
+ * canonical users (access keys) and groups; an object's ACL is canned only:
+ * {@link dev.hangar.s3api.access.CannedAcl#grants} renders the grants a GetObjectAcl answer lists, and
+ * {@link dev.hangar.s3api.access.CannedAcl#fromGrants} accepts an object's {@code AccessControlPolicy}
+ * document when it has a canned shape and refuses it with NotImplemented otherwise, so that no ACL is
+ * stored that Hangar would not enforce.
  *
  * <p>A bucket's {@link dev.hangar.s3api.access.PublicAccessBlock} acts before the decision: it reads
  * public ACLs ({@link dev.hangar.s3api.access.CannedAcl#isPublic()}) as private when they are

@@ -7,6 +7,7 @@ import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.access.AccessControl;
 import dev.hangar.s3api.access.ActionAndResource;
+import dev.hangar.s3api.access.BucketAcl;
 import dev.hangar.s3api.access.BucketPolicy;
 import dev.hangar.s3api.access.CannedAcl;
 import dev.hangar.s3api.access.Decision;
@@ -23,7 +24,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides, on every request, whether the caller may do what it asks: the bucket policy, the key's
- * per-bucket permissions and the canned ACLs of bucket and object, combined as {@link
+ * per-bucket permissions, the bucket's ACL (canned or a grant list) and the object's canned ACL, combined as {@link
  * AccessControl} states, after the bucket's PublicAccessBlock has set aside the public ACLs it
  * ignores and restricted a public policy, and without ACLs at all when the bucket's Object
  * Ownership disables them. Anonymous requests pass exactly where a policy or an ACL lets them; one refused
@@ -83,7 +84,7 @@ final class AccessGuard {
         BucketPolicy policy = block.effective(bucket == null ? null : configurations.policy(bucket).orElse(null));
         // With ACLs disabled (BucketOwnerEnforced) the stored ACLs grant nothing: the bucket's reads as private.
         boolean aclsApply = bucket != null && !configurations.aclsDisabled(bucket);
-        CannedAcl bucketAcl = aclsApply ? block.effective(configurations.acl(bucket)) : CannedAcl.PRIVATE;
+        BucketAcl bucketAcl = aclsApply ? block.effective(configurations.acl(bucket)) : BucketAcls.PRIVATE;
         Map<String, List<String>> context = context(caller, request);
         Decision decision = AccessControl.decide(caller.accessKeyId(), caller.isRoot(), permission, policy, bucketAcl,
                 null, target, context);

@@ -2,6 +2,7 @@ package dev.hangar.s3api.semantics;
 
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
+import dev.hangar.s3api.access.BucketAcl;
 import dev.hangar.s3api.access.CannedAcl;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -39,6 +40,25 @@ final class AclWrites {
         }
     }
 
+    /**
+     * As {@link #check(BucketConfigurations, String, CannedAcl, boolean)}, for a bucket ACL (PutBucketAcl): a
+     * grant list is taken by a bucket with ACLs disabled only when it is the owner's full control alone.
+     */
+    static void check(BucketConfigurations configurations, String bucket, BucketAcl acl, boolean grantList) {
+        CannedAcl canned = acl.canned();
+        if (canned != null) {
+            check(configurations, bucket, canned, grantList);
+            return;
+        }
+        if (configurations.aclsDisabled(bucket) && !acl.isOwnerFullControlOnly(BucketAcls.ownerId())) {
+            throw new S3Exception(S3Error.ACCESS_CONTROL_LIST_NOT_SUPPORTED);
+        }
+        if (configurations.publicAccessBlock(bucket).refuses(acl)) {
+            throw new S3Exception(S3Error.ACCESS_DENIED, "Access Denied: the bucket's PublicAccessBlock blocks "
+                    + "public ACLs, and this ACL grants AllUsers or AuthenticatedUsers.");
+        }
+    }
+
     /** As {@link #check(BucketConfigurations, String, CannedAcl, boolean)}, for an {@code x-amz-acl} value already checked. */
     static void check(BucketConfigurations configurations, String bucket, @Nullable String cannedAcl) {
         check(configurations, bucket, cannedAcl == null ? null : CannedAcl.fromHeaderValue(cannedAcl), false);
@@ -46,8 +66,8 @@ final class AclWrites {
 
     /**
      * Refuses grant headers ({@code x-amz-grant-*}) on a bucket with ACLs disabled, as S3 refuses every
-     * ACL but the owner's full control there. Checked before the headers are read, since Hangar
-     * otherwise answers them NotImplemented.
+     * ACL but the owner's full control there. Checked before the headers are read, so that the
+     * answer does not depend on what they name.
      *
      * @throws S3Exception AccessControlListNotSupported
      */
@@ -64,8 +84,8 @@ final class AclWrites {
      *
      * @throws S3Exception InvalidBucketAclWithObjectOwnership
      */
-    static void requireOwnerOnly(CannedAcl bucketAcl) {
-        if (bucketAcl.grantsOthersOnABucket()) {
+    static void requireOwnerOnly(BucketAcl bucketAcl) {
+        if (bucketAcl.grantsOthers(BucketAcls.ownerId())) {
             throw new S3Exception(S3Error.INVALID_BUCKET_ACL_WITH_OBJECT_OWNERSHIP);
         }
     }

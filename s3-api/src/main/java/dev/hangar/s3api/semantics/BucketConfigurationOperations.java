@@ -3,7 +3,7 @@ package dev.hangar.s3api.semantics;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.access.BucketPolicy;
-import dev.hangar.s3api.access.CannedAcl;
+import dev.hangar.s3api.access.BucketAcl;
 import dev.hangar.s3api.cors.Cors;
 import dev.hangar.s3api.lifecycle.LifecycleValidation;
 import dev.hangar.s3api.request.S3Operation;
@@ -89,7 +89,7 @@ final class BucketConfigurationOperations {
             };
             case ACL -> switch (verb) {
                 case GET -> S3Response.xml(200, BucketAcls.render(
-                        configurations.aclsDisabled(bucket) ? CannedAcl.PRIVATE : configurations.acl(bucket)));
+                        configurations.aclsDisabled(bucket) ? BucketAcls.PRIVATE : configurations.acl(bucket)));
                 case PUT -> putAcl(bucket, request, payload);
                 case DELETE -> throw notDeletable();
             };
@@ -281,9 +281,9 @@ final class BucketConfigurationOperations {
     private S3Response putAcl(String bucket, S3Request request, Payload payload) {
         byte[] document = RequestBodies.readDocument(payload, S3Xml.CONFIGURATION_MAXIMUM_BYTES);
         AclWrites.refuseGrantHeaders(configurations, bucket, request::header);
-        CannedAcl acl = BucketAcls.requested(request, document);
+        BucketAcl acl = BucketAcls.requested(request, document, configurations::canonicalIdExists);
         AclWrites.check(configurations, bucket, acl, request.header("x-amz-acl") == null);
-        configurations.put(bucket, BucketConfigurations.ACL, acl.headerValue().getBytes(StandardCharsets.UTF_8));
+        configurations.put(bucket, BucketConfigurations.ACL, BucketAcls.stored(acl));
         return S3Response.empty(200);
     }
 

@@ -5,7 +5,7 @@ import dev.hangar.metadata.NoSuchBucketException;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.access.BucketPolicy;
-import dev.hangar.s3api.access.CannedAcl;
+import dev.hangar.s3api.access.BucketAcl;
 import dev.hangar.s3api.access.PublicAccessBlock;
 import dev.hangar.s3api.cors.CorsConfiguration;
 import dev.hangar.s3api.lifecycle.LifecycleRule;
@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The configuration documents of buckets, stored as the canonical XML Hangar renders (the policy as
- * the JSON the client sent, the ACL as its canned name) and read back as the models that act on
+ * the JSON the client sent, the ACL as its canned name or its grant list) and read back as the models that act on
  * them. Documents are re-read on every use, so every node sees a change at once; only the parsed
  * policy is cached, keyed by its bytes.
  */
@@ -93,11 +93,17 @@ final class BucketConfigurations {
         return Optional.of(policy);
     }
 
-    /** The bucket's canned ACL; {@code private} unless one was set. */
-    public CannedAcl acl(String bucket) {
-        return metadata.getBucketConfig(bucket, ACL)
-                .map(document -> CannedAcl.fromHeaderValue(new String(document, StandardCharsets.UTF_8)))
-                .orElse(CannedAcl.PRIVATE);
+    /** The bucket's ACL, a canned ACL or a grant list (see {@link BucketAcls#read}); {@code private} unless one was set. */
+    public BucketAcl acl(String bucket) {
+        return metadata.getBucketConfig(bucket, ACL).map(BucketAcls::read).orElse(BucketAcls.PRIVATE);
+    }
+
+    /**
+     * Whether a canonical id names an access key other than the owner's: Hangar's canonical id of a key is
+     * its access key id.
+     */
+    public boolean canonicalIdExists(String id) {
+        return accessKeyExists(id);
     }
 
     /** The bucket's PublicAccessBlock settings; nothing blocked unless a configuration was put. */

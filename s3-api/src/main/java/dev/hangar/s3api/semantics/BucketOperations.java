@@ -11,13 +11,12 @@ import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
-import dev.hangar.s3api.access.CannedAcl;
+import dev.hangar.s3api.access.BucketAcl;
 import dev.hangar.s3api.request.S3Request;
 import dev.hangar.s3api.xml.ObjectLockConfiguration;
 import dev.hangar.s3api.xml.OwnershipControls;
 import dev.hangar.s3api.xml.S3Xml;
 import dev.hangar.s3api.xml.VersioningConfiguration;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -72,7 +71,8 @@ final class BucketOperations {
     }
 
     /**
-     * CreateBucket, with the settings S3 takes at creation: a canned ACL ({@code x-amz-acl}), Object
+     * CreateBucket, with the settings S3 takes at creation: an ACL ({@code x-amz-acl}, or
+     * {@code x-amz-grant-*} headers), Object
      * Ownership ({@code x-amz-object-ownership}; BucketOwnerEnforced with an ACL that grants others is
      * InvalidBucketAclWithObjectOwnership) and Object Lock ({@code x-amz-bucket-object-lock-enabled:
      * true}, which enables versioning too). A key other
@@ -81,10 +81,10 @@ final class BucketOperations {
     S3Response create(S3Request request, Payload payload, Caller caller) {
         String bucket = request.requireBucket();
         BucketNames.validate(bucket);
-        String cannedAcl = ObjectAcls.forWrite(request::header);
+        BucketAcl acl = BucketAcls.forCreate(request::header, configurations::canonicalIdExists);
         OwnershipControls.ObjectOwnership ownership = objectOwnership(request.header(OBJECT_OWNERSHIP_HEADER));
-        if (ownership == OwnershipControls.ObjectOwnership.BUCKET_OWNER_ENFORCED && cannedAcl != null) {
-            AclWrites.requireOwnerOnly(CannedAcl.fromHeaderValue(cannedAcl));
+        if (ownership == OwnershipControls.ObjectOwnership.BUCKET_OWNER_ENFORCED && acl != null) {
+            AclWrites.requireOwnerOnly(acl);
         }
         boolean objectLock = objectLockRequested(request);
         byte[] document = RequestBodies.readDocument(payload, MAX_CONFIGURATION_DOCUMENT);
@@ -97,8 +97,8 @@ final class BucketOperations {
         if (!metadata.createBucket(new BucketRecord(bucket, objects.now(), settings.region()))) {
             throw alreadyExists(bucket, caller);
         }
-        if (cannedAcl != null) {
-            configurations.put(bucket, BucketConfigurations.ACL, cannedAcl.getBytes(StandardCharsets.UTF_8));
+        if (acl != null) {
+            configurations.put(bucket, BucketConfigurations.ACL, BucketAcls.stored(acl));
         }
         if (ownership != null) {
             configurations.put(bucket, BucketConfigurations.OWNERSHIP_CONTROLS,

@@ -19,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * Object ACLs as S3 takes and shows them: the canned ACL of an {@code x-amz-acl} header on a write
  * or on PutObjectAcl, a grant list shaped like a canned ACL, and the truthful grants GetObjectAcl
  * answers. Hangar has one tenant, so one canonical owner ({@link Documents#OWNER}) owns every bucket
- * and object; grants header by header ({@code x-amz-grant-*}) are not stored, so they are refused.
+ * and object. An object version records only a canned ACL, so grants header by header ({@code
+ * x-amz-grant-*}) and grant lists of other shapes are refused on objects with NotImplemented (bucket
+ * grant lists are {@link BucketAcls}').
  */
 final class ObjectAcls {
     static final String ACL_HEADER = "x-amz-acl";
@@ -32,7 +34,7 @@ final class ObjectAcls {
     private ObjectAcls() {}
 
     /**
-     * The canned ACL a write asks for (PutObject, CopyObject, CreateMultipartUpload, CreateBucket) as
+     * The canned ACL an object write asks for (PutObject, CopyObject, CreateMultipartUpload) as
      * its header value, null when it names none.
      *
      * @throws S3Exception InvalidArgument for an unknown canned ACL, InvalidRequest for a canned ACL
@@ -86,7 +88,8 @@ final class ObjectAcls {
         if (canned) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "Specifying both Canned ACLs and Header Grants is not allowed");
         }
-        throw new S3Exception(S3Error.NOT_IMPLEMENTED, "Hangar stores only canned ACLs (the x-amz-acl header): "
+        throw new S3Exception(S3Error.NOT_IMPLEMENTED, "Hangar stores only canned ACLs on objects (the x-amz-acl "
+                + "header; grant lists are taken on buckets only): "
                 + String.join(", ", given)
                 + (given.size() == 1 ? " is" : " are") + " not implemented.");
     }
