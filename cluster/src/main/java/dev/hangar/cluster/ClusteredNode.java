@@ -151,7 +151,7 @@ final class ClusteredNode implements ClusterNode {
                             RaftReplication raft = raftSettings == null ? null : RaftReplication.start(self,
                                     raftSettings, dataDir.resolve("cluster").resolve("raft"),
                                     config.sync().mode() == SyncPolicy.Mode.ALWAYS, ClusteredNode::groupStore, settings.secret(),
-                                    server, client, addresses, faults);
+                                    server, client, addresses, faults, layouts::clusterId);
                             services.set(new Services(table, antiEntropy, blocks, invalidation, client, raft));
                         });
             } catch (RuntimeException e) {

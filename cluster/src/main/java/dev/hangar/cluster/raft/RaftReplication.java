@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
@@ -80,12 +81,14 @@ public final class RaftReplication implements Replication {
      * @param secret the cluster secret, which the Raft channels are authenticated with as the RPC is
      * @param faults the fault hook of the node's RPC ({@code ClusterControl.faults()}): the same delays, drops and
      *     partitions then apply to its Raft traffic ({@link RaftFaults})
+     * @param clusterId the node's cluster id ("" until it has one), which the Raft certificates are bound to
      */
     public static RaftReplication start(NodeId self, RaftSettings settings, Path folder, boolean syncedLog,
             Function<Path, RocksDbConfig> storeConfig, ClusterSecret secret, RpcServer server, RpcClient client,
-            Function<NodeId, InetSocketAddress> rpcAddresses, NetworkFaults faults) {
-        // Mutual TLS with certificates bound to the cluster secret: no peer without it can join, append or vote.
-        Parameters parameters = RaftTls.create(secret).applyTo(new Parameters());
+            Function<NodeId, InetSocketAddress> rpcAddresses, NetworkFaults faults, Supplier<String> clusterId) {
+        // Mutual TLS with certificates bound to the cluster secret and id: no peer without the secret, nor one of
+        // another cluster configured with the same secret, can join, append or vote.
+        Parameters parameters = RaftTls.create(secret, clusterId).applyTo(new Parameters());
         RaftHost host = RaftHost.start(self, settings, folder, syncedLog, parameters, faults,
                 () -> new CommandStateMachine(storeConfig));
         try {

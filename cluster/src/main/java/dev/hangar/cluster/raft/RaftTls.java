@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.Objects;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedKeyManager;
@@ -40,6 +41,7 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Mutual TLS on the Raft mode's gRPC channels (server to server, client to server, admin), with
@@ -84,30 +86,43 @@ public final class RaftTls {
     private static final String ORGANIZATION = "Hangar Raft";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final X509Certificate certificate;
+    private final Identities identities;
     private final GrpcTlsConfig config;
 
-    private RaftTls(X509Certificate certificate, GrpcTlsConfig config) {
-        this.certificate = certificate;
+    private RaftTls(Identities identities, GrpcTlsConfig config) {
+        this.identities = identities;
         this.config = config;
     }
 
-    /** A fresh key pair and certificate bound to {@code secret}, and the TLS configuration that uses them. */
+    /**
+     * A fresh key pair and certificate bound to {@code secret} alone (no cluster id), and the TLS configuration
+     * that uses them.
+     */
     public static RaftTls create(ClusterSecret secret) {
-        return create(secret, Clock.systemUTC());
+        return create(secret, () -> "", Clock.systemUTC());
     }
 
-    /** As {@link #create(ClusterSecret)}, with validity reckoned from, and peers' checked at, {@code clock}'s time. */
-    static RaftTls create(ClusterSecret secret, Clock clock) {
+    /**
+     * A fresh key pair and certificate bound to {@code secret} and to the cluster id {@code clusterId} gives, and
+     * the TLS configuration that uses them: a node of another cluster configured with the same secret is refused
+     * as the RPC's handshake refuses it. The certificate claims the id it was made for (none before the node has
+     * one), and a peer is checked against this node's id of the moment, a node without an id being no other
+     * cluster's. The id may be learned after the start (a node that joins an existing cluster): a new certificate
+     * is made for the id when it changes.
+     */
+    public static RaftTls create(ClusterSecret secret, Supplier<String> clusterId) {
+        return create(secret, clusterId, Clock.systemUTC());
+    }
+
+    /** As {@link #create(ClusterSecret, Supplier)}, with validity reckoned from, and peers' checked at, {@code clock}'s time. */
+    static RaftTls create(ClusterSecret secret, Supplier<String> clusterId, Clock clock) {
         Objects.requireNonNull(secret, "secret");
         byte[] tagKey = secret.deriveKey(PURPOSE);
         try {
-            KeyPair keys = newKeyPair();
-            Instant now = clock.instant();
-            X509Certificate certificate = selfSigned(keys, SecretBoundTrustManager.tag(tagKey, keys.getPublic()),
-                    now.minus(BACKDATE), now.plus(VALIDITY));
-            GrpcTlsConfig config = config(certificate, keys.getPrivate(), new SecretBoundTrustManager(tagKey, clock));
-            return new RaftTls(certificate, config);
+            Identities identities = new Identities(tagKey, clusterId, clock);
+            GrpcTlsConfig config = config(new NodeKeyManager(identities),
+                    new SecretBoundTrustManager(tagKey, clusterId, clock));
+            return new RaftTls(identities, config);
         } finally {
             Arrays.fill(tagKey, (byte) 0);
         }
@@ -118,9 +133,14 @@ public final class RaftTls {
      * as server and as client, and accepting peers as {@code trust} says.
      */
     static GrpcTlsConfig config(X509Certificate certificate, PrivateKey privateKey, TrustManager trust) {
+        return config(new NodeKeyManager(() -> new Identity(NodeKeyManager.ALIAS_PREFIX + 0, "", certificate,
+                privateKey)), trust);
+    }
+
+    private static GrpcTlsConfig config(NodeKeyManager keys, TrustManager trust) {
         return GrpcTlsConfig.newBuilder()
                 .setName("hangar-raft-tls")
-                .setKeyManager(new NodeKeyManager(certificate, privateKey))
+                .setKeyManager(keys)
                 .setTrustManager(trust)
                 .setMutualTls(true)
                 .setSslProvider(SslProvider.JDK)
@@ -149,15 +169,76 @@ public final class RaftTls {
         return parameters;
     }
 
-    /** This node's certificate (public). */
+    /** This node's certificate (public), for the cluster id of the moment. */
     X509Certificate certificate() {
-        return certificate;
+        return identities.current().certificate();
     }
 
     @Override
     public String toString() {
-        return "RaftTls[" + PROTOCOL + ", self-signed certificate valid until " + certificate.getNotAfter().toInstant()
-                + ", keys redacted]";
+        return "RaftTls[" + PROTOCOL + ", self-signed certificate valid until "
+                + certificate().getNotAfter().toInstant() + ", keys redacted]";
+    }
+
+    /** One certificate with its key, for one cluster id, under the alias the key manager names it by. */
+    private record Identity(String alias, String clusterId, X509Certificate certificate, PrivateKey privateKey) {
+        @Override
+        public String toString() {
+            return "Identity[" + alias + ", key redacted]";
+        }
+    }
+
+    /**
+     * This node's certificates: one for the cluster id of the moment, made again when the id changes (once, from
+     * none to the cluster's). The one before stays available under its alias, for a handshake that chose it
+     * just before the change.
+     */
+    private static final class Identities {
+        private final byte[] tagKey;
+        private final Supplier<String> clusterId;
+        private final Clock clock;
+        private volatile Identity current;
+        private volatile @Nullable Identity previous;
+
+        Identities(byte[] tagKey, Supplier<String> clusterId, Clock clock) {
+            this.tagKey = tagKey.clone();
+            this.clusterId = clusterId;
+            this.clock = clock;
+            this.current = make(0, clusterId.get());
+        }
+
+        Identity current() {
+            Identity now = current;
+            String id = clusterId.get();
+            if (now.clusterId().equals(id)) {
+                return now;
+            }
+            synchronized (this) {
+                if (!current.clusterId().equals(id)) {
+                    previous = current;
+                    current = make(Integer.parseInt(current.alias().substring(NodeKeyManager.ALIAS_PREFIX.length())) + 1,
+                            id);
+                }
+                return current;
+            }
+        }
+
+        @Nullable Identity byAlias(String alias) {
+            Identity now = current;
+            if (now.alias().equals(alias)) {
+                return now;
+            }
+            Identity before = previous;
+            return before != null && before.alias().equals(alias) ? before : null;
+        }
+
+        private Identity make(int generation, String id) {
+            KeyPair keys = newKeyPair();
+            Instant now = clock.instant();
+            X509Certificate certificate = selfSigned(keys, SecretBoundTrustManager.tag(tagKey, keys.getPublic(), id), id,
+                    now.minus(BACKDATE), now.plus(VALIDITY));
+            return new Identity(NodeKeyManager.ALIAS_PREFIX + generation, id, certificate, keys.getPrivate());
+        }
     }
 
     /** A fresh EC P-256 key pair. */
@@ -176,10 +257,19 @@ public final class RaftTls {
      * {@code CN=<tag in hex>, O=Hangar Raft} (the issuer too).
      */
     static X509Certificate selfSigned(KeyPair keys, byte[] tag, Instant notBefore, Instant notAfter) {
-        X500Name name = new X500NameBuilder(BCStyle.INSTANCE)
-                .addRDN(BCStyle.O, ORGANIZATION)
-                .addRDN(BCStyle.CN, SecretBoundTrustManager.commonName(tag))
-                .build();
+        return selfSigned(keys, tag, "", notBefore, notAfter);
+    }
+
+    /**
+     * As {@link #selfSigned(KeyPair, byte[], Instant, Instant)}, claiming the cluster id {@code clusterId} in an
+     * {@code OU} of the subject unless it is empty: the tag covers the claim, so it cannot be changed.
+     */
+    static X509Certificate selfSigned(KeyPair keys, byte[] tag, String clusterId, Instant notBefore, Instant notAfter) {
+        X500NameBuilder names = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.O, ORGANIZATION);
+        if (!clusterId.isEmpty()) {
+            names.addRDN(BCStyle.OU, clusterId);
+        }
+        X500Name name = names.addRDN(BCStyle.CN, SecretBoundTrustManager.commonName(tag)).build();
         BigInteger serial = new BigInteger(126, RANDOM).setBit(126);
         try {
             X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial, Date.from(notBefore),
@@ -201,28 +291,49 @@ public final class RaftTls {
      * the JDK's TLS engine uses it as it is.
      */
     private static final class NodeKeyManager extends X509ExtendedKeyManager {
-        private static final String ALIAS = "hangar-raft";
+        static final String ALIAS_PREFIX = "hangar-raft-";
         private static final String KEY_TYPE = "EC";
 
-        private final X509Certificate certificate;
-        private final PrivateKey privateKey;
+        private final Supplier<Identity> identity;
+        private final @Nullable Identities identities;
 
-        NodeKeyManager(X509Certificate certificate, PrivateKey privateKey) {
-            this.certificate = certificate;
-            this.privateKey = privateKey;
+        /** Presents the node's certificate for the cluster id of the moment. */
+        NodeKeyManager(Identities identities) {
+            this.identity = identities::current;
+            this.identities = identities;
         }
 
-        private static String alias(String keyType) {
-            return KEY_TYPE.equals(keyType) ? ALIAS : null;
+        /** Presents one fixed certificate. */
+        NodeKeyManager(Supplier<Identity> identity) {
+            this.identity = identity;
+            this.identities = null;
         }
 
-        private static String alias(String[] keyTypes) {
-            return keyTypes != null && Arrays.asList(keyTypes).contains(KEY_TYPE) ? ALIAS : null;
+        private @Nullable String alias(String keyType) {
+            return KEY_TYPE.equals(keyType) ? identity.get().alias() : null;
+        }
+
+        private @Nullable String alias(String[] keyTypes) {
+            return keyTypes != null && Arrays.asList(keyTypes).contains(KEY_TYPE) ? identity.get().alias() : null;
+        }
+
+        // The alias names the certificate: a handshake reads the chain and the key by the alias it chose, so both
+        // are of one identity even if the cluster id changes in between.
+        private @Nullable Identity byAlias(@Nullable String alias) {
+            if (alias == null) {
+                return null;
+            }
+            if (identities != null) {
+                return identities.byAlias(alias);
+            }
+            Identity only = identity.get();
+            return only.alias().equals(alias) ? only : null;
         }
 
         @Override
         public String[] getClientAliases(String keyType, Principal[] issuers) {
-            return alias(keyType) == null ? null : new String[] {ALIAS};
+            String alias = alias(keyType);
+            return alias == null ? null : new String[] {alias};
         }
 
         @Override
@@ -237,7 +348,8 @@ public final class RaftTls {
 
         @Override
         public String[] getServerAliases(String keyType, Principal[] issuers) {
-            return alias(keyType) == null ? null : new String[] {ALIAS};
+            String alias = alias(keyType);
+            return alias == null ? null : new String[] {alias};
         }
 
         @Override
@@ -252,12 +364,14 @@ public final class RaftTls {
 
         @Override
         public X509Certificate[] getCertificateChain(String alias) {
-            return ALIAS.equals(alias) ? new X509Certificate[] {certificate} : null;
+            Identity chosen = byAlias(alias);
+            return chosen == null ? null : new X509Certificate[] {chosen.certificate()};
         }
 
         @Override
         public PrivateKey getPrivateKey(String alias) {
-            return ALIAS.equals(alias) ? privateKey : null;
+            Identity chosen = byAlias(alias);
+            return chosen == null ? null : chosen.privateKey();
         }
 
         @Override

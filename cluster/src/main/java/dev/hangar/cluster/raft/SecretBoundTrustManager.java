@@ -1,6 +1,7 @@
 package dev.hangar.cluster.raft;
 
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
@@ -14,6 +15,7 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.HexFormat;
+import java.util.function.Supplier;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import javax.net.ssl.SSLEngine;
@@ -33,7 +35,10 @@ import org.bouncycastle.asn1.x500.style.BCStyle;
  *   <li>it is within its validity at this moment;
  *   <li>its subject's common name is the tag, 64 hex digits, and it equals (constant-time compare)
  *       the HMAC-SHA256, under the key {@link RaftTls} derives from the secret, of the certificate's
- *       public key encoded as an X.509 SubjectPublicKeyInfo (DER, {@link PublicKey#getEncoded()});
+ *       public key encoded as an X.509 SubjectPublicKeyInfo (DER, {@link PublicKey#getEncoded()}),
+ *       followed, if the subject claims a cluster id in an {@code OU}, by a zero byte and that id;
+ *   <li>the claimed id is this node's, or one of the two has none yet (the RPC handshake's rule: a node
+ *       that has not joined is no other cluster's);
  *   <li>its signature verifies with its own key.
  * </ol>
  *
@@ -54,28 +59,50 @@ final class SecretBoundTrustManager extends X509ExtendedTrustManager {
     private static final HexFormat HEX = HexFormat.of();
 
     private final SecretKeySpec tagKey;
+    private final Supplier<String> clusterId;
     private final Clock clock;
+
+    /** Certificates bound to the secret alone, of a node without a cluster id. */
+    SecretBoundTrustManager(byte[] tagKey, Clock clock) {
+        this(tagKey, () -> "", clock);
+    }
 
     /**
      * @param tagKey the key tags are made with ({@code secret.deriveKey(RaftTls.PURPOSE)}); copied,
      *     so the caller may clear its array
+     * @param clusterId the id of this node's cluster, "" while it has none: a peer's tag must be made for it
      * @param clock the time certificates' validity is checked against
      */
-    SecretBoundTrustManager(byte[] tagKey, Clock clock) {
+    SecretBoundTrustManager(byte[] tagKey, Supplier<String> clusterId, Clock clock) {
         this.tagKey = new SecretKeySpec(tagKey, MAC);
+        this.clusterId = clusterId;
         this.clock = clock;
     }
 
     /** The tag that a certificate for {@code publicKey} must carry: HMAC-SHA256 of its encoding under {@code tagKey}. */
     static byte[] tag(byte[] tagKey, PublicKey publicKey) {
-        return tag(new SecretKeySpec(tagKey, MAC), publicKey);
+        return tag(new SecretKeySpec(tagKey, MAC), publicKey, "");
     }
 
-    private static byte[] tag(SecretKeySpec tagKey, PublicKey publicKey) {
+    /**
+     * The tag of a certificate for {@code publicKey} in the cluster {@code clusterId}: HMAC-SHA256 of the key's
+     * encoding, then a zero byte and the id in UTF-8 unless the id is empty (so that a node without a cluster id
+     * makes the tags it always made).
+     */
+    static byte[] tag(byte[] tagKey, PublicKey publicKey, String clusterId) {
+        return tag(new SecretKeySpec(tagKey, MAC), publicKey, clusterId);
+    }
+
+    private static byte[] tag(SecretKeySpec tagKey, PublicKey publicKey, String clusterId) {
         try {
             Mac mac = Mac.getInstance(MAC);
             mac.init(tagKey);
-            return mac.doFinal(publicKey.getEncoded());
+            mac.update(publicKey.getEncoded());
+            if (!clusterId.isEmpty()) {
+                mac.update((byte) 0);
+                mac.update(clusterId.getBytes(StandardCharsets.UTF_8));
+            }
+            return mac.doFinal();
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("every JVM has " + MAC, e);
         }
@@ -111,13 +138,21 @@ final class SecretBoundTrustManager extends X509ExtendedTrustManager {
             throw new CertificateNotYetValidException(
                     "the Raft peer's certificate is not valid before " + certificate.getNotBefore().toInstant());
         }
-        byte[] presented = presentedTag(certificate);
-        byte[] expected = tag(tagKey, key);
+        X500Name subject = subject(certificate);
+        byte[] presented = presentedTag(subject);
+        String claimed = claimedClusterId(subject);
+        byte[] expected = tag(tagKey, key, claimed);
         boolean bound = MessageDigest.isEqual(expected, presented);
         Arrays.fill(expected, (byte) 0);
         if (!bound) {
             throw new CertificateException("the Raft peer's certificate is not bound to this cluster's secret"
                     + " (its tag was made with another secret, or altered)");
+        }
+        // The RPC handshake's rule: a node that has no id yet (it has not joined) is no other cluster's.
+        String ours = clusterId.get();
+        if (!claimed.isEmpty() && !ours.isEmpty() && !claimed.equals(ours)) {
+            throw new CertificateException("the Raft peer belongs to cluster " + claimed + ", this node to cluster "
+                    + ours + " (two clusters configured with one secret)");
         }
         try {
             certificate.verify(key);
@@ -126,14 +161,30 @@ final class SecretBoundTrustManager extends X509ExtendedTrustManager {
         }
     }
 
-    /** The tag in {@code certificate}'s subject: its one common name, 64 hex digits. */
-    private static byte[] presentedTag(X509Certificate certificate) throws CertificateException {
-        RDN[] names;
+    private static X500Name subject(X509Certificate certificate) throws CertificateException {
         try {
-            names = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()).getRDNs(BCStyle.CN);
+            return X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
         } catch (IllegalArgumentException e) {
             throw new CertificateException("the Raft peer's certificate has an unreadable subject", e);
         }
+    }
+
+    /** The cluster id the subject claims in its one {@code OU}; "" if it has none (a node without an id). */
+    private static String claimedClusterId(X500Name subject) throws CertificateException {
+        RDN[] units = subject.getRDNs(BCStyle.OU);
+        if (units.length == 0) {
+            return "";
+        }
+        if (units.length != 1 || units[0].isMultiValued() || !(units[0].getFirst().getValue() instanceof ASN1String value)
+                || value.getString().isEmpty()) {
+            throw new CertificateException("the Raft peer's certificate claims its cluster id in more than one unit");
+        }
+        return value.getString();
+    }
+
+    /** The tag in the certificate's subject: its one common name, 64 hex digits. */
+    private static byte[] presentedTag(X500Name subject) throws CertificateException {
+        RDN[] names = subject.getRDNs(BCStyle.CN);
         if (names.length != 1 || names[0].isMultiValued()
                 || !(names[0].getFirst().getValue() instanceof ASN1String value)) {
             throw new CertificateException("the Raft peer's certificate does not have one common name, its tag");

@@ -151,6 +151,25 @@ class RaftTlsTest {
         assertThat(counter.value()).isEqualTo(1);
     }
 
+    /** The same secret configured in two clusters: a node of the other one is refused as a stranger is. */
+    @Test
+    @Timeout(180)
+    void aNodeOfAnotherClusterWithTheSameSecretGetsNowhere() throws IOException {
+        RaftGroup group = group(1);
+        Counter counter = startServer(group, 0, RaftTls.create(SECRET, () -> "cluster-a"));
+        RaftClient good = client(group, RaftTls.create(SECRET, () -> "cluster-a").applyTo(new Parameters()), true);
+        assertThat(increment(good)).isEqualTo(1);
+
+        RaftClient neighbour = client(group, RaftTls.create(SECRET, () -> "cluster-b").applyTo(new Parameters()), false);
+        assertRefused(neighbour, "two clusters configured with one secret");
+        assertThat(read(good)).isEqualTo(1);
+        assertThat(counter.value()).isEqualTo(1);
+
+        // A node that has no id yet is no other cluster's, as the RPC handshake has it: it may join this one.
+        RaftClient newcomer = client(group, RaftTls.create(SECRET).applyTo(new Parameters()), true);
+        assertThat(increment(newcomer)).isEqualTo(2);
+    }
+
     @Test
     @Timeout(180)
     void plaintextClientGetsNowhere() throws IOException {
@@ -249,6 +268,43 @@ class RaftTlsTest {
                 .hasMessageContaining("not bound to this cluster's secret");
         assertThatThrownBy(() -> trustManager(SECRET).checkServerTrusted(new X509Certificate[] {certificate}, "EC"))
                 .isInstanceOf(CertificateException.class);
+    }
+
+    @Test
+    @Timeout(60)
+    void certificatesAreBoundToTheClusterIdOnceTheNodeLearnsIt() throws CertificateException {
+        java.util.concurrent.atomic.AtomicReference<String> id = new java.util.concurrent.atomic.AtomicReference<>("");
+        RaftTls tls = RaftTls.create(SECRET, id::get);
+        X509Certificate before = tls.certificate();
+        trustManager(SECRET).checkClientTrusted(new X509Certificate[] {before}, "EC");
+
+        id.set("cluster-a");
+        X509Certificate after = tls.certificate();
+        assertThat(after).isNotEqualTo(before);
+        assertThat(tls.certificate()).as("made once for the id").isSameAs(after);
+        SecretBoundTrustManager clusterA = new SecretBoundTrustManager(SECRET.deriveKey(RaftTls.PURPOSE),
+                () -> "cluster-a", Clock.systemUTC());
+        clusterA.checkClientTrusted(new X509Certificate[] {after}, "EC");
+        // Made before the node had an id, it claims none: accepted as the RPC accepts a node that has not joined.
+        clusterA.checkClientTrusted(new X509Certificate[] {before}, "EC");
+        SecretBoundTrustManager clusterB = new SecretBoundTrustManager(SECRET.deriveKey(RaftTls.PURPOSE),
+                () -> "cluster-b", Clock.systemUTC());
+        assertThatThrownBy(() -> clusterB.checkServerTrusted(new X509Certificate[] {after}, "EC"))
+                .isInstanceOf(CertificateException.class)
+                .hasMessageContaining("belongs to cluster cluster-a, this node to cluster cluster-b");
+        // The claim is covered by the tag: the same key and tag claiming cluster-b are refused.
+        KeyPair relabelledKeys = RaftTls.newKeyPair();
+        byte[] tagForA = SecretBoundTrustManager.tag(SECRET.deriveKey(RaftTls.PURPOSE), relabelledKeys.getPublic(), "cluster-a");
+        X509Certificate relabelled = RaftTls.selfSigned(relabelledKeys, tagForA, "cluster-b", Instant.now().minusSeconds(60),
+                Instant.now().plusSeconds(3600));
+        assertThatThrownBy(() -> clusterB.checkServerTrusted(new X509Certificate[] {relabelled}, "EC"))
+                .isInstanceOf(CertificateException.class).hasMessageContaining("not bound to this cluster's secret");
+
+        // A handshake reads the chain and the key by the alias it chose: both of one certificate.
+        javax.net.ssl.X509KeyManager keys = (javax.net.ssl.X509KeyManager) tls.config().getKeyManager().getKeyManager();
+        String alias = keys.chooseServerAlias("EC", null, null);
+        assertThat(keys.getCertificateChain(alias)).containsExactly(after);
+        assertThat(keys.getPrivateKey(alias)).isNotNull();
     }
 
     @Test
