@@ -109,7 +109,7 @@ final class RaftHost implements AutoCloseable {
         }
     }
 
-    private static RaftProperties serverProperties(RaftSettings settings, Path folder, boolean syncedLog) {
+    static RaftProperties serverProperties(RaftSettings settings, Path folder, boolean syncedLog) {
         RaftProperties properties = new RaftProperties();
         RaftConfigKeys.Rpc.setType(properties, SupportedRpcType.GRPC);
         GrpcConfigKeys.Server.setHost(properties, settings.bindAddress());
@@ -128,6 +128,17 @@ final class RaftHost implements AutoCloseable {
         RaftServerConfigKeys.Log.setWriteBufferSize(properties, SizeInBytes.valueOf("2MB"));
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, SizeInBytes.valueOf("1MB"));
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(properties, !syncedLog);
+        // A follower appends each request's entries itself, in order, against its log (Ratis' behaviour before
+        // 3.2.0, and its synchronous path since 3.3.0), not through the "compose" queue that 3.3.0 enables by
+        // default. That queue treats a request whose entries start at the index of an append still being written
+        // as a duplicate: it answers SUCCESS up to the new request's last index once the earlier, shorter append
+        // is written, and never writes the rest. A leader that knows nothing of a follower (new in its term) sends
+        // two heartbeats, gets INCONSISTENCY twice, and sends its log twice from one index; on a slow follower the
+        // second copy, longer, arrives while the first is being written. The leader then holds a match index past
+        // the follower's log and never sends the missing entries (nextIndex never goes below matchIndex + 1): seen
+        // in RaftFailoverIT as the restarted former leader stuck in the group it had led, with the leader logging
+        // "setNextIndex ... -> <matchIndex + 1>" while the follower answers INCONSISTENCY with a lower nextIndex.
+        RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(properties, false);
         // A snapshot (a checkpoint of the member's store) every so many entries; the log before it is purged by
         // whole segments, and a member behind the purged part is sent the snapshot (CommandStateMachine).
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
