@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.Date;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.logging.Logger;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedKeyManager;
@@ -85,6 +86,7 @@ public final class RaftTls {
     private static final String SIGNATURE = "SHA256withECDSA";
     private static final String ORGANIZATION = "Hangar Raft";
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Logger LOG = Logger.getLogger(RaftTls.class.getName());
 
     private final Identities identities;
     private final GrpcTlsConfig config;
@@ -237,6 +239,8 @@ public final class RaftTls {
             Instant now = clock.instant();
             X509Certificate certificate = selfSigned(keys, SecretBoundTrustManager.tag(tagKey, keys.getPublic(), id), id,
                     now.minus(BACKDATE), now.plus(VALIDITY));
+            LOG.info(() -> "made the Raft certificate " + generation + (id.isEmpty() ? ", for no cluster id yet"
+                    : ", for cluster " + id));
             return new Identity(NodeKeyManager.ALIAS_PREFIX + generation, id, certificate, keys.getPrivate());
         }
     }

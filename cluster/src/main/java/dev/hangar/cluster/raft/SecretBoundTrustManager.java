@@ -16,6 +16,8 @@ import java.util.Arrays;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import javax.net.ssl.SSLEngine;
@@ -24,6 +26,7 @@ import org.bouncycastle.asn1.ASN1String;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Accepts a Raft peer, as client or as server, only if it presents one self-signed certificate whose
@@ -51,12 +54,14 @@ import org.bouncycastle.asn1.x500.style.BCStyle;
  * {@link javax.net.ssl.X509TrustManager} would be wrapped and, on the client side where gRPC asks for
  * HTTPS endpoint identification, have the server's host name checked against the certificate.
  *
- * <p>Refusals say what was wrong with the certificate, never the expected tag or the key.
+ * <p>Refusals say what was wrong with the certificate, never the expected tag or the key, and are
+ * logged at WARNING with the peer's address when the engine knows it (acceptances at FINE).
  */
 final class SecretBoundTrustManager extends X509ExtendedTrustManager {
     private static final String MAC = "HmacSHA256";
     private static final int TAG_BYTES = 32;
     private static final HexFormat HEX = HexFormat.of();
+    private static final Logger LOG = Logger.getLogger(SecretBoundTrustManager.class.getName());
 
     private final SecretKeySpec tagKey;
     private final Supplier<String> clusterId;
@@ -200,36 +205,60 @@ final class SecretBoundTrustManager extends X509ExtendedTrustManager {
         }
     }
 
+    /**
+     * {@link #check} with the refusal logged: TLS reports it to the peer only as an alert, and gRPC retries
+     * quietly, so without the log a refused peer would look like a slow one.
+     */
+    private void checkPeer(X509Certificate[] chain, String role, @Nullable String peer) throws CertificateException {
+        try {
+            check(chain);
+            LOG.fine(() -> "accepted the Raft " + role + (peer == null ? "" : " at " + peer));
+        } catch (CertificateException e) {
+            LOG.log(Level.WARNING, "refused the Raft " + role + (peer == null ? "" : " at " + peer) + ": "
+                    + e.getMessage());
+            throw e;
+        }
+    }
+
+    private static @Nullable String peer(@Nullable SSLEngine engine) {
+        return engine == null || engine.getPeerHost() == null ? null : engine.getPeerHost() + ":" + engine.getPeerPort();
+    }
+
+    private static @Nullable String peer(@Nullable Socket socket) {
+        return socket == null || socket.getRemoteSocketAddress() == null ? null
+                : socket.getRemoteSocketAddress().toString();
+    }
+
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        check(chain);
+        checkPeer(chain, "client", null);
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-        check(chain);
+        checkPeer(chain, "server", null);
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        check(chain);
+        checkPeer(chain, "client", peer(socket));
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        check(chain);
+        checkPeer(chain, "server", peer(socket));
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
             throws CertificateException {
-        check(chain);
+        checkPeer(chain, "client", peer(engine));
     }
 
     @Override
     public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
             throws CertificateException {
-        check(chain);
+        checkPeer(chain, "server", peer(engine));
     }
 
     /** None: no CA issues Raft peers' certificates, so a server names none in its certificate request. */

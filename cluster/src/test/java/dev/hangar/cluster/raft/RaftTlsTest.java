@@ -25,9 +25,14 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -242,6 +247,63 @@ class RaftTlsTest {
         assertThat(division.getInfo().isLeader()).isFalse();
         assertThat(division.getInfo().getLastAppliedIndex()).isLessThanOrEqualTo(0);
         assertThat(read(client)).isEqualTo(2);
+    }
+
+    /**
+     * A server of another cluster configured with the same secret, placed in a group of cluster-a: the members of
+     * cluster-a refuse its votes and appends, and it refuses theirs (refused both ways), so it gets no entry and no
+     * vote and the two members carry on; each refusal is logged, with the two cluster ids.
+     */
+    @Test
+    @Timeout(240)
+    void aPeerOfAnotherClusterWithTheSameSecretGetsNoEntryAndNoVoteAndTheRefusalsAreLogged() throws IOException {
+        List<LogRecord> refusals = new CopyOnWriteArrayList<>();
+        Logger trustLog = Logger.getLogger(SecretBoundTrustManager.class.getName());
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    refusals.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        trustLog.addHandler(handler);
+        try {
+            RaftGroup group = group(3);
+            Counter a = startServer(group, 0, RaftTls.create(SECRET, () -> "cluster-a"));
+            Counter b = startServer(group, 1, RaftTls.create(SECRET, () -> "cluster-a"));
+            RaftServer neighbourServer = server(group, 2, RaftTls.create(SECRET, () -> "cluster-b"));
+            Counter neighbour = counter(neighbourServer);
+            RaftClient client = client(group, RaftTls.create(SECRET, () -> "cluster-a").applyTo(new Parameters()), true);
+
+            assertThat(increment(client)).isEqualTo(1);
+            assertThat(increment(client)).isEqualTo(2);
+            await("both members apply the increments", () -> a.value() == 2 && b.value() == 2);
+
+            // Heartbeats carry the commit index every few hundred milliseconds: a member would have it by now.
+            sleep(Duration.ofSeconds(3));
+            assertThat(neighbour.value()).isZero();
+            var division = neighbourServer.getDivision(GROUP);
+            assertThat(division.getInfo().isLeader()).isFalse();
+            assertThat(division.getInfo().getLastAppliedIndex()).isLessThanOrEqualTo(0);
+            assertThat(read(client)).isEqualTo(2);
+
+            // Both ways: cluster-a's members refused the neighbour, and the neighbour refused them.
+            await("refusals logged both ways", () -> {
+                List<String> messages = refusals.stream().map(LogRecord::getMessage).toList();
+                return messages.stream().anyMatch(m -> m.contains("belongs to cluster cluster-b, this node to cluster cluster-a"))
+                        && messages.stream().anyMatch(m -> m.contains("belongs to cluster cluster-a, this node to cluster cluster-b"));
+            });
+            assertThat(refusals).allSatisfy(r -> assertThat(r.getMessage()).startsWith("refused the Raft "));
+        } finally {
+            trustLog.removeHandler(handler);
+        }
     }
 
     // ---- The trust manager alone ----
