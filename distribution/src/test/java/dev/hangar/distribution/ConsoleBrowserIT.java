@@ -123,7 +123,9 @@ class ConsoleBrowserIT extends AbstractS3IT {
     @Test
     void bucketsAndObjects() throws Exception {
         String bucket = newBucketName("console");
-        browser.findElement(By.id("new-bucket")).sendKeys(bucket);
+        // The form comes with the bucket list, once the console's ListBuckets has answered (the suite's server
+        // holds hundreds of buckets: on a loaded machine that took longer than the sign-in's wait).
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("new-bucket"))).sendKeys(bucket);
         browser.findElement(By.cssSelector("#create-bucket button")).click();
         WebElement link = wait.until(ExpectedConditions.elementToBeClickable(
                 By.cssSelector("tr[data-bucket='" + bucket + "'] a")));

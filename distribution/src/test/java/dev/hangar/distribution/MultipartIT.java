@@ -303,7 +303,8 @@ class MultipartIT extends AbstractS3IT {
             .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag))));
         assertThat(again.eTag()).isEqualTo(first.eTag());
         assertThat(again.key()).isEqualTo(key);
-        assertThat(again.location()).isEqualTo(first.location());
+        // The location names the node that answered: on a cluster the retry may go to another one.
+        assertThat(again.location()).endsWith("/" + bucket + "/" + key);
 
         // What marks the version is no header: HEAD and a copy answer as for any object, and the copy is
         // not the upload's object.
