@@ -295,12 +295,10 @@ class MultipartIT extends AbstractS3IT {
         String uploadId = s3.createMultipartUpload(request -> request.bucket(bucket).key(key)).uploadId();
         String etag = s3.uploadPart(request -> request.bucket(bucket).key(key).uploadId(uploadId).partNumber(1),
             RandomContent.of(581, 3000).requestBody()).eTag();
-        CompleteMultipartUploadResponse first = s3.completeMultipartUpload(request -> request.bucket(bucket).key(key)
-            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag))));
+        CompleteMultipartUploadResponse first = completeOnePart(bucket, key, uploadId, etag);
 
         // The client's retry (its first answer lost): the same object, not NoSuchUpload.
-        CompleteMultipartUploadResponse again = s3.completeMultipartUpload(request -> request.bucket(bucket).key(key)
-            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag))));
+        CompleteMultipartUploadResponse again = completeOnePart(bucket, key, uploadId, etag);
         assertThat(again.eTag()).isEqualTo(first.eTag());
         assertThat(again.key()).isEqualTo(key);
         // The location names the node that answered: on a cluster the retry may go to another one.
@@ -313,13 +311,11 @@ class MultipartIT extends AbstractS3IT {
         assertThat(head.sdkHttpResponse().headers().keySet()).noneMatch(name -> name.contains("upload"));
         s3.copyObject(request -> request.sourceBucket(bucket).sourceKey(key).destinationBucket(bucket)
             .destinationKey(key + "-copy"));
-        assertS3Error(() -> s3.completeMultipartUpload(request -> request.bucket(bucket).key(key + "-copy")
-            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag)))), 404, "NoSuchUpload");
+        assertS3Error(() -> completeOnePart(bucket, key + "-copy", uploadId, etag), 404, "NoSuchUpload");
 
         // Once another write replaced the object, the upload is just gone.
         s3.putObject(request -> request.bucket(bucket).key(key), RequestBody.fromString("replaced"));
-        assertS3Error(() -> s3.completeMultipartUpload(request -> request.bucket(bucket).key(key)
-            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag)))), 404, "NoSuchUpload");
+        assertS3Error(() -> completeOnePart(bucket, key, uploadId, etag), 404, "NoSuchUpload");
     }
 
     @Test
@@ -331,14 +327,17 @@ class MultipartIT extends AbstractS3IT {
         String uploadId = s3.createMultipartUpload(request -> request.bucket(versioned).key(key)).uploadId();
         String etag = s3.uploadPart(request -> request.bucket(versioned).key(key).uploadId(uploadId).partNumber(1),
             RandomContent.of(582, 2000).requestBody()).eTag();
-        CompleteMultipartUploadResponse first = s3.completeMultipartUpload(request -> request.bucket(versioned).key(key)
-            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag))));
+        CompleteMultipartUploadResponse first = completeOnePart(versioned, key, uploadId, etag);
 
-        CompleteMultipartUploadResponse again = s3.completeMultipartUpload(request -> request.bucket(versioned).key(key)
-            .uploadId(uploadId).multipartUpload(upload -> upload.parts(part(1, etag))));
+        CompleteMultipartUploadResponse again = completeOnePart(versioned, key, uploadId, etag);
         assertThat(first.versionId()).isNotBlank();
         assertThat(again.versionId()).isEqualTo(first.versionId());
         assertThat(again.eTag()).isEqualTo(first.eTag());
+    }
+
+    private CompleteMultipartUploadResponse completeOnePart(String bucketName, String key, String uploadId, String etag) {
+        return s3.completeMultipartUpload(request -> request.bucket(bucketName).key(key).uploadId(uploadId)
+            .multipartUpload(upload -> upload.parts(part(1, etag))));
     }
 
     @Test

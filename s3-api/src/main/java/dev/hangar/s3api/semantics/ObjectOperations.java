@@ -413,11 +413,6 @@ final class ObjectOperations {
         };
     }
 
-    /** The bucket configurations the writes check (a browser upload checks its ACL against them too). */
-    BucketConfigurations configurations() {
-        return configurations;
-    }
-
     BucketRecord requireBucket(String bucket) {
         return metadata.getBucket(bucket).orElseThrow(() -> new S3Exception(S3Error.NO_SUCH_BUCKET));
     }

@@ -67,14 +67,16 @@ final class PostObjectOperations {
     private final AccessGuard guard;
     private final Function<String, Optional<AccessKey>> keys;
     private final S3Settings settings;
+    private final BucketConfigurations configurations;
 
     /**
      * @param keys the access key of an access key id, the configured root key included: the key that
      *     signed a policy is looked up here
      */
     PostObjectOperations(ObjectOperations objects, ContentStore content, AccessGuard guard,
-            Function<String, Optional<AccessKey>> keys, S3Settings settings) {
+            Function<String, Optional<AccessKey>> keys, S3Settings settings, BucketConfigurations configurations) {
         this.objects = objects;
+        this.configurations = configurations;
         this.content = content;
         this.guard = guard;
         this.keys = keys;
@@ -123,7 +125,7 @@ final class PostObjectOperations {
         StorageClasses.requireStored(formHeaders);
         ObjectHeaders headers = ObjectHeaders.from(formHeaders);
         @Nullable String cannedAcl = aclField == null ? null : CannedAcl.fromHeaderValue(resolved.get("acl")).headerValue();
-        AclWrites.check(objects.configurations(), bucket, cannedAcl);
+        AclWrites.check(configurations, bucket, cannedAcl);
         Map<String, String> tags = tags(resolved.get("tagging"));
         PostSuccess success = PostSuccess.decide(resolved);
 

@@ -52,7 +52,7 @@ public final class S3Service {
         this.cors = new CorsOperations(configurations, objects);
         this.bucketConfigurations = new BucketConfigurationOperations(configurations, objects);
         this.objectConfigurations = new ObjectConfigurationOperations(node.metadata(), objects, configurations);
-        this.postObjects = new PostObjectOperations(objects, content, guard, keys, settings);
+        this.postObjects = new PostObjectOperations(objects, content, guard, keys, settings, configurations);
         this.lifecycle = new LifecycleWorker(node.metadata(), configurations, reclamation, clock);
         this.website = new WebsiteOperations(configurations, guard, objects);
         this.writes = node.maintenance().writesInFlight();
