@@ -88,13 +88,17 @@ public record HangarProperties(
      * @param signatureV2 whether requests, presigned URLs and browser uploads signed with Signature Version 2
      *     are taken (as by S3's older regions and MinIO); false answers them 400 InvalidRequest, as S3's
      *     Version-4-only regions do
+     * @param customerKeysOverHttp whether requests with customer-provided encryption keys (SSE-C) are taken over
+     *     plain HTTP; S3 refuses them (400 InvalidRequest), and so does Hangar unless this is set (behind a proxy
+     *     that terminates TLS, or in tests)
      */
     public record S3(
             @DefaultValue("9000") int port,
             @DefaultValue("127.0.0.1") String bindAddress,
             @DefaultValue("us-east-1") String region,
             @Nullable String domain,
-            @DefaultValue("true") boolean signatureV2) {}
+            @DefaultValue("true") boolean signatureV2,
+            @DefaultValue("false") boolean customerKeysOverHttp) {}
 
     /**
      * Storage.

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * virtual-host-style alike), its decoded query parameters and its headers.
  *
  * @param host the Host header as received, used to build {@code Location} values
+ * @param secure whether the request came over TLS (to this listener, or to a trusted proxy that says so): S3
+ *     takes customer-provided encryption keys only over a secure connection
  */
 public record S3Request(
         String method,
@@ -17,10 +19,17 @@ public record S3Request(
         Map<String, List<String>> query,
         RequestHeaders headers,
         String host,
-        String requestId) {
+        String requestId,
+        boolean secure) {
 
     public S3Request {
         query = Map.copyOf(query);
+    }
+
+    /** A request that came over plain HTTP. */
+    public S3Request(String method, @Nullable String bucket, @Nullable String key, Map<String, List<String>> query,
+            RequestHeaders headers, String host, String requestId) {
+        this(method, bucket, key, query, headers, host, requestId, false);
     }
 
     public boolean hasParameter(String name) {

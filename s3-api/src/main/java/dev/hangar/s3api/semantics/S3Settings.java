@@ -7,8 +7,11 @@ package dev.hangar.s3api.semantics;
  * @param inlineThreshold objects of at most this many bytes are stored inside their metadata record
  * @param chunkSize larger objects are cut into blocks of this many bytes
  * @param signatureV2 whether requests and browser uploads signed with Signature Version 2 are taken
+ * @param customerKeysOverHttp whether customer-provided encryption keys (SSE-C) are taken over plain HTTP, which
+ *     S3 refuses: for a deployment behind a TLS-terminating proxy that does not say so, or for tests
  */
-public record S3Settings(String region, int inlineThreshold, int chunkSize, boolean signatureV2) {
+public record S3Settings(String region, int inlineThreshold, int chunkSize, boolean signatureV2,
+        boolean customerKeysOverHttp) {
     public S3Settings {
         if (region == null || region.isBlank()) {
             throw new IllegalArgumentException("region is required");
