@@ -119,6 +119,8 @@ public abstract class AbstractS3IT {
         registry.add("hangar.s3.bind-address", () -> "127.0.0.1");
         registry.add("hangar.s3.region", () -> REGION);
         registry.add("hangar.s3.domain", () -> DOMAIN);
+        // The suite talks plain HTTP; SSE-C over TLS and its refusal over HTTP are S3TlsIT's.
+        registry.add("hangar.s3.customer-keys-over-http", () -> "true");
         registry.add("management.server.port", () -> "0");
         registry.add("hangar.website.port", () -> "0");
         registry.add("hangar.website.domain", () -> WEBSITE_DOMAIN);

@@ -69,6 +69,7 @@ final class SuiteCluster {
             clusterSettings(i).forEach((key, value) -> settings.add(key.substring("hangar.".length()) + "=" + value));
             settings.add("storage.sync=none");
             settings.add("s3.domain=" + AbstractS3IT.DOMAIN);
+            settings.add("s3.customer-keys-over-http=true");
             if (seed != null) {
                 settings.add("cluster.seeds=" + seed);
             }

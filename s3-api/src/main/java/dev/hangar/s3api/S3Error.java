@@ -38,6 +38,8 @@ public enum S3Error {
     INVALID_ACCESS_KEY_ID("InvalidAccessKeyId", 403,
             "The AWS access key ID you provided does not exist in our records."),
     INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
+    INVALID_ENCRYPTION_ALGORITHM("InvalidEncryptionAlgorithmError", 400,
+            "The encryption request you specified is not valid. The valid value is AES256."),
     INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
     /** A request the bucket's state forbids, e.g. suspending versioning while Object Lock is enabled. */
     INVALID_BUCKET_STATE("InvalidBucketState", 409, "The request is not valid with the current state of the bucket."),

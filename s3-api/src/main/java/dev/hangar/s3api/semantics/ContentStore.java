@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /** Writes and reads object bytes: inline up to the threshold, in blocks above it. */
@@ -61,6 +62,15 @@ final class ContentStore {
     }
 
     /**
+     * Leases what a read of {@code length} plaintext bytes from {@code offset} needs: for sealed content (a
+     * {@code key}), every block of the version, as a part's salt and segments lie elsewhere than its plaintext.
+     */
+    ReaderLeases.Lease hold(ReaderLeases.Reading reading, ObjectVersion version, Optional<CustomerKey> key, long offset,
+            long length) {
+        return key.isEmpty() ? hold(reading, version, offset, length) : hold(reading, version, 0, Long.MAX_VALUE);
+    }
+
+    /**
      * Consumes {@code in} to its end. Objects within the inline threshold stay in memory (they will live in
      * their metadata record); anything else streams into blocks. Of a body of unknown length (-1) no more
      * than the threshold and one byte is held before it is known to be larger: then that much goes first
@@ -99,6 +109,17 @@ final class ContentStore {
                             requestThreads("hangar-read-ahead"));
             case ObjectContent.DeleteMarker marker -> throw new S3Exception(S3Error.NO_SUCH_KEY);
         };
+    }
+
+    /**
+     * Streams {@code length} plaintext bytes of a version's content from {@code offset}: as stored, or unsealed
+     * with {@code key} ({@link SealedReader}).
+     */
+    InputStream open(ObjectVersion version, Optional<CustomerKey> key, long offset, long length) throws IOException {
+        if (key.isEmpty()) {
+            return open(version, offset, length);
+        }
+        return new SealedReader(this, version, key.get().key()).open(offset, length);
     }
 
     /**

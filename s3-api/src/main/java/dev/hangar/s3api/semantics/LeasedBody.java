@@ -14,13 +14,16 @@ import java.io.OutputStream;
 final class LeasedBody implements S3Response.Writer {
     private final ContentStore content;
     private final ObjectVersion version;
+    private final java.util.Optional<CustomerKey> key;
     private final long offset;
     private final long length;
     private final ReaderLeases.Lease lease;
 
-    LeasedBody(ContentStore content, ObjectVersion version, long offset, long length, ReaderLeases.Lease lease) {
+    LeasedBody(ContentStore content, ObjectVersion version, java.util.Optional<CustomerKey> key, long offset, long length,
+            ReaderLeases.Lease lease) {
         this.content = content;
         this.version = version;
+        this.key = key;
         this.offset = offset;
         this.length = length;
         this.lease = lease;
@@ -28,7 +31,7 @@ final class LeasedBody implements S3Response.Writer {
 
     @Override
     public void writeTo(OutputStream out) throws IOException {
-        try (lease; InputStream in = content.open(version, offset, length)) {
+        try (lease; InputStream in = content.open(version, key, offset, length)) {
             S3Response.ChannelOutput.transfer(in, out);
         }
     }

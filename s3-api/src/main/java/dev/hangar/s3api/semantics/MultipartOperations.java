@@ -48,9 +48,12 @@ final class MultipartOperations {
     private final Documents documents;
     private final UploadIds uploadIds;
     private final BucketConfigurations configurations;
+    private final ServerSideEncryption encryption;
 
     MultipartOperations(MetadataStore metadata, ContentStore content, ObjectOperations objects, Reclamation reclamation,
-            Documents documents, UploadIds uploadIds, BucketConfigurations configurations) {
+            Documents documents, UploadIds uploadIds, BucketConfigurations configurations,
+            ServerSideEncryption encryption) {
+        this.encryption = encryption;
         this.metadata = metadata;
         this.content = content;
         this.objects = objects;
@@ -72,9 +75,12 @@ final class MultipartOperations {
             objects.requireBucket(bucket);
         }
         objects.settings(request, bucket);
-        // The tags, ACL and lock the upload asks for are kept as their headers until it completes.
+        Optional<CustomerKey> customerKey = encryption.requested(request);
+        // The tags, ACL and lock the upload asks for are kept as their headers until it completes; so is how
+        // its parts are to be sealed.
         Map<String, String> stored = new HashMap<>(headers.standard());
         stored.putAll(VersionSettings.uploadHeaders(request::header));
+        customerKey.ifPresent(customer -> stored.putAll(ServerSideEncryption.stored(customer)));
         boolean fullObject = FullObjectChecksums.requested(algorithm, request.header(FullObjectChecksums.TYPE_HEADER));
         if (fullObject) {
             stored.put(FullObjectChecksums.TYPE_HEADER, FullObjectChecksums.FULL_OBJECT);
@@ -91,6 +97,7 @@ final class MultipartOperations {
             responseHeaders.put("x-amz-checksum-algorithm", algorithm);
             responseHeaders.put(FullObjectChecksums.TYPE_HEADER, fullObject ? FullObjectChecksums.FULL_OBJECT : "COMPOSITE");
         }
+        ServerSideEncryption.putResponseHeaders(responseHeaders, customerKey);
         return S3Response.xml(200, responseHeaders, documents.initiateMultipartUploadResult(bucket, key, upload.uploadId()));
     }
 
@@ -103,13 +110,16 @@ final class MultipartOperations {
         if (length > ObjectOperations.MAX_SINGLE_PUT) {
             throw new S3Exception(S3Error.ENTITY_TOO_LARGE, "A part may be at most 5 GiB.");
         }
-        List<BlockRef> blocks = Failures.io(() -> content.writeBlocks(payload.stream()));
+        Optional<CustomerKey> customerKey = ServerSideEncryption.forPart(upload.headers(), encryption.requested(request));
+        ContentWrite write = new ContentWrite(payload.stream(), customerKey);
+        List<BlockRef> blocks = Failures.io(() -> content.writeBlocks(write.stream()));
         Checksum checksum = payload.checksum().orElse(null);
-        Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), totalSize(blocks),
-                Etags.of(payload.md5()), blocks, checksum);
+        Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(),
+                write.plainLength(totalSize(blocks)), write.etag(payload.md5()), blocks, checksum);
         store(upload, part);
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("ETag", part.etag());
+        ServerSideEncryption.putResponseHeaders(headers, customerKey);
         if (checksum != null) {
             headers.put("x-amz-checksum-" + checksum.algorithm().toLowerCase(Locale.ROOT), checksum.value());
         }
@@ -128,6 +138,8 @@ final class MultipartOperations {
     private S3Response uploadPartCopy(S3Request request, S3Operation.UploadPartCopy operation, MultipartUpload upload,
             CopySource source, ReaderLeases.Reading reading) {
         ObjectVersion original = objects.copySource(source);
+        Optional<CustomerKey> sourceKey = ServerSideEncryption.toRead(original, encryption.requestedForCopySource(request));
+        Optional<CustomerKey> targetKey = ServerSideEncryption.forPart(upload.headers(), encryption.requested(request));
         Conditions.forCopySource(request, original.etag(), original.lastModified());
         long offset = 0;
         long length = original.size();
@@ -150,19 +162,22 @@ final class MultipartOperations {
         long from = offset;
         long count = length;
         MessageDigest md5 = Etags.md5();
+        ContentWrite[] write = new ContentWrite[1];
         List<BlockRef> blocks = Failures.io(() -> {
-            try (ReaderLeases.Lease lease = content.hold(reading, original, from, count);
-                    InputStream in = new DigestInputStream(content.open(original, from, count), md5)) {
-                return content.writeBlocks(in);
+            try (ReaderLeases.Lease lease = content.hold(reading, original, sourceKey, from, count);
+                    InputStream in = new DigestInputStream(content.open(original, sourceKey, from, count), md5)) {
+                write[0] = new ContentWrite(in, targetKey);
+                return content.writeBlocks(write[0].stream());
             } catch (NoSuchBlockException missing) {
                 throw objects.copySourceGone(source, original, missing);
             }
         });
-        Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), totalSize(blocks),
-                Etags.of(md5.digest()), blocks, null);
+        Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), count,
+                write[0].etag(md5.digest()), blocks, null);
         store(upload, part);
         Map<String, String> headers = new LinkedHashMap<>();
         objects.putCopySourceVersionId(headers, source.bucket(), original.versionId());
+        ServerSideEncryption.putResponseHeaders(headers, targetKey);
         return S3Response.xml(200, headers, documents.copyPartResult(part.etag(), part.lastModified()));
     }
 
@@ -181,6 +196,11 @@ final class MultipartOperations {
             });
         }
         MultipartUpload upload = found.get();
+        // A customer key is not needed to complete an upload; one that comes must be the upload's.
+        Optional<CustomerKey> supplied = encryption.requested(request);
+        if (supplied.isPresent()) {
+            ServerSideEncryption.forPart(upload.headers(), supplied);
+        }
         Precondition precondition = WritePreconditions.of(request);
         byte[] document = RequestBodies.readDocument(payload, MAX_COMPLETE_DOCUMENT);
         List<Documents.CompletedPart> requested = documents.parseCompleteMultipartUpload(document);
@@ -231,6 +251,7 @@ final class MultipartOperations {
                 VersionSettings.fromUpload(upload.headers()));
         Map<String, String> stored = new HashMap<>(made.headers());
         stored.put(ObjectHeaders.COMPLETED_UPLOAD, upload.uploadId());
+        stored.putAll(ServerSideEncryption.storedAmong(upload.headers()));
         ObjectVersion version = made.withHeaders(stored);
         try {
             metadata.completeUpload(upload, version, precondition);

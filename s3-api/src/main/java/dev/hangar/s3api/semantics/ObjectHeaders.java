@@ -32,11 +32,20 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
      */
     static final String COMPLETED_UPLOAD = ":upload-id";
 
+    /**
+     * Names a version stores among its headers that are no headers (they start with a colon, which no header
+     * name can): facts about the version for Hangar alone, such as {@link #COMPLETED_UPLOAD} or how its content
+     * is encrypted ({@link ServerSideEncryption#MODE}). They are never sent, and never copied to another object.
+     */
+    static boolean isStoredFact(String name) {
+        return name.startsWith(":");
+    }
+
     ObjectHeaders {
-        if (standard.containsKey(StorageClasses.HEADER) || standard.containsKey(COMPLETED_UPLOAD)) {
+        if (standard.containsKey(StorageClasses.HEADER) || standard.keySet().stream().anyMatch(ObjectHeaders::isStoredFact)) {
             standard = new TreeMap<>(standard);
             standard.remove(StorageClasses.HEADER);
-            standard.remove(COMPLETED_UPLOAD);
+            standard.keySet().removeIf(ObjectHeaders::isStoredFact);
         }
     }
     private static final String USER_PREFIX = "x-amz-meta-";
@@ -125,7 +134,7 @@ record ObjectHeaders(Map<String, String> standard, Map<String, String> user) {
         headers.put("Accept-Ranges", "bytes");
         headers.put("Content-Type", version.headers().getOrDefault("content-type", "binary/octet-stream"));
         version.headers().forEach((name, value) -> {
-            if (!name.equals("content-type") && !name.equals(StorageClasses.HEADER) && !name.equals(COMPLETED_UPLOAD)) {
+            if (!name.equals("content-type") && !name.equals(StorageClasses.HEADER) && !isStoredFact(name)) {
                 headers.put(name, value);
             }
         });

@@ -57,12 +57,14 @@ final class ObjectOperations {
     private final Reclamation reclamation;
     private final Documents documents;
     private final BucketConfigurations configurations;
+    private final ServerSideEncryption encryption;
     private final VersionIds versionIds;
     private final Clock clock;
 
     ObjectOperations(MetadataStore metadata, ContentStore content, Reclamation reclamation, Documents documents,
-            BucketConfigurations configurations, Clock clock) {
+            BucketConfigurations configurations, ServerSideEncryption encryption, Clock clock) {
         this.metadata = metadata;
+        this.encryption = encryption;
         this.content = content;
         this.reclamation = reclamation;
         this.documents = documents;
@@ -110,19 +112,22 @@ final class ObjectOperations {
         ObjectHeaders headers = ObjectHeaders.from(request.headers());
         VersionSettings settings = settings(request, bucket);
         Precondition precondition = WritePreconditions.of(request);
+        Optional<CustomerKey> customerKey = encryption.requested(request);
         // A body of no declared length (chunked, unsigned: the HTTP layer refuses a signed one) is
         // streamed as any other, and cut off with EntityTooLarge past 5 GiB.
         InputStream body = length >= 0
                 ? payload.stream()
                 : new LengthLimitedStream(payload.stream(), MAX_SINGLE_PUT, TOO_LARGE_FOR_A_SINGLE_PUT);
-        ObjectContent stored = Failures.io(() -> content.write(body, length));
+        ContentWrite write = new ContentWrite(body, customerKey);
+        ObjectContent stored = Failures.io(() -> content.write(write.stream(), write.storedLength(length)));
         Checksum checksum = payload.checksum().orElse(null);
         Optional<VersioningConfiguration.Status> versioning = configurations.versioning(bucket);
-        ObjectVersion version = newVersion(bucket, key, versioning, sizeOf(stored), Etags.of(payload.md5()), stored,
-                headers, checksum, List.of(), settings);
+        ObjectVersion version = sealedWith(newVersion(bucket, key, versioning, write.plainLength(sizeOf(stored)),
+                write.etag(payload.md5()), stored, headers, checksum, List.of(), settings), customerKey);
         commit(version, precondition);
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         responseHeaders.put("ETag", version.etag());
+        ServerSideEncryption.putResponseHeaders(responseHeaders, customerKey);
         if (checksum != null) {
             responseHeaders.put("x-amz-checksum-" + checksum.algorithm().toLowerCase(Locale.ROOT), checksum.value());
         }
@@ -153,6 +158,7 @@ final class ObjectOperations {
                 return markerResponse(request, headOnly, marker);
             }
         }
+        Optional<CustomerKey> customerKey = ServerSideEncryption.toRead(version, encryption.requested(request));
         if (Conditions.forRead(request, version.etag(), version.lastModified()) == Conditions.Outcome.NOT_MODIFIED) {
             Map<String, String> headers = new LinkedHashMap<>();
             headers.put("ETag", version.etag());
@@ -172,6 +178,7 @@ final class ObjectOperations {
             headers.put("x-amz-tagging-count", Integer.toString(version.tags().size()));
         }
         headers.putAll(ObjectLocks.responseHeaders(version));
+        ServerSideEncryption.putResponseHeaders(headers, customerKey);
         ResponseOverrides.apply(request, headers);
         if (request.hasParameter("partNumber")) {
             headers.put("x-amz-mp-parts-count", Integer.toString(Math.max(1, version.partSizes().size())));
@@ -184,9 +191,9 @@ final class ObjectOperations {
         if (headOnly) {
             return S3Response.empty(status, headers);
         }
-        ReaderLeases.Lease lease = content.hold(reading, version, offset, length);
-        return new S3Response(status, headers,
-                new S3Response.Body.Stream(length, new LeasedBody(content, version, offset, length, lease)));
+        ReaderLeases.Lease lease = content.hold(reading, version, customerKey, offset, length);
+        return new S3Response(status, headers, new S3Response.Body.Stream(length,
+                new LeasedBody(content, version, customerKey, offset, length, lease)));
     }
 
     /**
@@ -208,6 +215,7 @@ final class ObjectOperations {
                 return markerResponse(request, false, marker);
             }
         }
+        ServerSideEncryption.toRead(version, encryption.requested(request));
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Last-Modified", HttpDates.http(version.lastModified()));
         putVersionId(headers, bucket, version.versionId());
@@ -290,6 +298,8 @@ final class ObjectOperations {
     private S3Response copy(S3Request request, String bucket, String key, CopySource source,
             ReaderLeases.Reading reading) {
         ObjectVersion original = copySource(source);
+        Optional<CustomerKey> sourceKey = ServerSideEncryption.toRead(original, encryption.requestedForCopySource(request));
+        Optional<CustomerKey> targetKey = encryption.requested(request);
         Conditions.forCopySource(request, original.etag(), original.lastModified());
         String directive = Optional.ofNullable(request.header("x-amz-metadata-directive")).orElse("COPY");
         if (!directive.equals("COPY") && !directive.equals("REPLACE")) {
@@ -300,7 +310,7 @@ final class ObjectOperations {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown tagging directive: " + taggingDirective);
         }
         if (directive.equals("COPY") && source.versionId() == null && source.bucket().equals(bucket)
-                && source.key().equals(key)) {
+                && source.key().equals(key) && targetKey.isEmpty() && sourceKey.isEmpty()) {
             throw new S3Exception(S3Error.INVALID_REQUEST,
                     "This copy request is illegal because it is trying to copy an object to itself without changing "
                             + "the object's metadata, storage class, website redirect location or encryption attributes.");
@@ -312,10 +322,12 @@ final class ObjectOperations {
                 ? new VersionSettings(original.tags(), requested.cannedAcl(), requested.lock())
                 : requested;
         MessageDigest md5 = Etags.md5();
+        ContentWrite[] write = new ContentWrite[1];
         ObjectContent stored = Failures.io(() -> {
-            try (ReaderLeases.Lease lease = content.hold(reading, original, 0, original.size());
-                    InputStream in = new DigestInputStream(content.open(original, 0, original.size()), md5)) {
-                return content.write(in, original.size());
+            try (ReaderLeases.Lease lease = content.hold(reading, original, sourceKey, 0, original.size());
+                    InputStream in = new DigestInputStream(content.open(original, sourceKey, 0, original.size()), md5)) {
+                write[0] = new ContentWrite(in, targetKey);
+                return content.write(write[0].stream(), write[0].storedLength(original.size()));
             } catch (NoSuchBlockException missing) {
                 throw copySourceGone(source, original, missing);
             }
@@ -325,11 +337,12 @@ final class ObjectOperations {
             checksum = null;
         }
         Optional<VersioningConfiguration.Status> versioning = configurations.versioning(bucket);
-        ObjectVersion version = newVersion(bucket, key, versioning, sizeOf(stored), Etags.of(md5.digest()), stored,
-                headers, checksum, List.of(), settings);
+        ObjectVersion version = sealedWith(newVersion(bucket, key, versioning, original.size(),
+                write[0].etag(md5.digest()), stored, headers, checksum, List.of(), settings), targetKey);
         commit(version);
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         putCopySourceVersionId(responseHeaders, source.bucket(), original.versionId());
+        ServerSideEncryption.putResponseHeaders(responseHeaders, targetKey);
         putVersionId(responseHeaders, version.versionId(), versioning);
         return S3Response.xml(200, responseHeaders, documents.copyObjectResult(version));
     }
@@ -445,6 +458,21 @@ final class ObjectOperations {
         ObjectLock lock = ObjectLocks.forNewVersion(settings.lock(), configurations.objectLock(bucket).orElse(null), now);
         return new ObjectVersion(bucket, key, versionId, now, size, etag, stored, headers.standard(), headers.user(),
                 checksum, partSizes, settings.tags(), lock, settings.cannedAcl(), null);
+    }
+
+    /** A new version whose content is sealed with {@code key}, with what it stores of that. */
+    static ObjectVersion sealedWith(ObjectVersion version, Optional<CustomerKey> key) {
+        return key.map(customer -> withStoredFacts(version, ServerSideEncryption.stored(customer))).orElse(version);
+    }
+
+    /** A version with more {@linkplain ObjectHeaders#isStoredFact stored facts} among its headers. */
+    static ObjectVersion withStoredFacts(ObjectVersion version, Map<String, String> facts) {
+        if (facts.isEmpty()) {
+            return version;
+        }
+        Map<String, String> headers = new java.util.HashMap<>(version.headers());
+        headers.putAll(facts);
+        return version.withHeaders(headers);
     }
 
     /** The bucket's versioning state, for writes that do not come through PutObject. */

@@ -44,10 +44,12 @@ public final class S3Service {
         Documents documents = new Documents();
         this.configurations = new BucketConfigurations(node.metadata());
         this.guard = new AccessGuard(node.metadata(), configurations, clock);
-        this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, configurations, clock);
+        ServerSideEncryption encryption = new ServerSideEncryption(settings.customerKeysOverHttp());
+        this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, configurations, encryption,
+                clock);
         this.buckets = new BucketOperations(node.metadata(), objects, documents, settings, configurations, guard);
         this.multipart = new MultipartOperations(node.metadata(), content, objects, reclamation, documents,
-                new UploadIds(clock), configurations);
+                new UploadIds(clock), configurations, encryption);
         this.documents = documents;
         this.cors = new CorsOperations(configurations, objects);
         this.bucketConfigurations = new BucketConfigurationOperations(configurations, objects);
@@ -88,7 +90,7 @@ public final class S3Service {
     public S3Response execute(S3Operation operation, S3Request request, Payload payload, Caller caller) {
         guard.authorize(operation, request, caller);
         // Before anything is read or stored: nothing the request asks for may be silently left undone.
-        ServerSideEncryption.refuse(request.headers());
+        ServerSideEncryption.refuseUnsupported(operation, request.headers());
         if (storesAnObject(operation)) {
             StorageClasses.requireStored(request.headers());
         }
