@@ -27,6 +27,15 @@ final class Exchanges {
         return HexFormat.of().withUpperCase().formatHex(bytes);
     }
 
+    /**
+     * Whether the request came over TLS to this listener. Not the URI's scheme: with forwarded headers trusted
+     * (Spring Boot trusts them by itself on Kubernetes and other cloud platforms) a client could say
+     * {@code X-Forwarded-Proto: https} over plain HTTP. Behind a proxy that terminates TLS, Hangar sees plain HTTP.
+     */
+    static boolean secure(ServerHttpRequest http) {
+        return http.getSslInfo() != null;
+    }
+
     /** The request facts bucket policy conditions can test. */
     static Map<String, List<String>> policyContext(ServerHttpRequest http) {
         Map<String, List<String>> context = new LinkedHashMap<>();
@@ -34,7 +43,7 @@ final class Exchanges {
         if (remote != null && remote.getAddress() != null) {
             context.put("aws:SourceIp", List.of(remote.getAddress().getHostAddress()));
         }
-        context.put("aws:SecureTransport", List.of(Boolean.toString(http.getSslInfo() != null)));
+        context.put("aws:SecureTransport", List.of(Boolean.toString(secure(http))));
         return context;
     }
 

@@ -165,7 +165,7 @@ final class S3HandlerFunction implements HandlerFunction<ServerResponse> {
         ServerHttpRequest http = exchange.getRequest();
         Addressing.Target target = addressing.resolve(host, rawPath);
         S3Request request = new S3Request(method, target.bucket(), target.key(),
-                Addressing.parseQuery(http.getURI().getRawQuery()), headers, host, requestId);
+                Addressing.parseQuery(http.getURI().getRawQuery()), headers, host, requestId, Exchanges.secure(http));
         S3Operation operation = OperationRouter.route(request);
         S3MetricsFilter.routed(exchange, operation.name());
         Map<String, List<String>> context = Exchanges.policyContext(http);

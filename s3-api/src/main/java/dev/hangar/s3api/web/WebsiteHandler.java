@@ -86,9 +86,10 @@ final class WebsiteHandler implements HandlerFunction<ServerResponse> {
         } catch (S3Exception unparsable) {
             return errorPage(unparsable, method, requestId);
         }
+        boolean secure = Exchanges.secure(http);
         S3Request request = new S3Request(method, bucket, key.isEmpty() ? null : key, Map.of(), headers, host,
-                requestId);
-        String protocol = http.getSslInfo() != null ? "https" : "http";
+                requestId, secure);
+        String protocol = secure ? "https" : "http";
         WebsiteRequest website = new WebsiteRequest("/" + key, host, protocol, http.getURI().getRawQuery());
         S3Response response = service.website(request, website, Caller.anonymous(Exchanges.policyContext(http)));
         return Exchanges.withCors(service, response, request);
