@@ -76,6 +76,7 @@ final class CommandLine {
                   --hangar.data-dir=<folder>             where everything is stored (./data)
                   --hangar.s3.port=<port>                the S3 API (9000; 0 picks a free port)
                   --hangar.s3.bind-address=<address>     127.0.0.1; 0.0.0.0 takes remote clients
+                  --hangar.s3.tls.certificate=<pem> --hangar.s3.tls.private-key=<pem>   https on the S3 port
                   --hangar.management.port=<port>        health, metrics and administration (9001)
                   --hangar.root-access-key=<id> --hangar.root-secret-key=<secret>   the root key, instead of a generated one
                   --hangar.storage.sync=always|batch|none  durability (always: every acknowledged write is on disk)

@@ -91,6 +91,7 @@ public record HangarProperties(
      * @param customerKeysOverHttp whether requests with customer-provided encryption keys (SSE-C) are taken over
      *     plain HTTP; S3 refuses them (400 InvalidRequest), and so does Hangar unless this is set (behind a proxy
      *     that terminates TLS, or in tests)
+     * @param tls TLS on the S3 port
      */
     public record S3(
             @DefaultValue("9000") int port,
@@ -98,7 +99,16 @@ public record HangarProperties(
             @DefaultValue("us-east-1") String region,
             @Nullable String domain,
             @DefaultValue("true") boolean signatureV2,
-            @DefaultValue("false") boolean customerKeysOverHttp) {}
+            @DefaultValue("false") boolean customerKeysOverHttp,
+            @DefaultValue S3Tls tls) {}
+
+    /**
+     * TLS on the S3 port, from PEM files: on when both are set. The management and website ports stay plain HTTP.
+     *
+     * @param certificate the server's certificate chain, PEM (the server's own certificate first)
+     * @param privateKey its private key, PEM (PKCS#8, or PKCS#1 RSA, or SEC 1 EC), unencrypted
+     */
+    public record S3Tls(@Nullable Path certificate, @Nullable Path privateKey) {}
 
     /**
      * Storage.

@@ -11,6 +11,8 @@ import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
+import org.springframework.boot.web.server.Ssl;
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -42,6 +44,22 @@ class S3Configuration {
     @Bean
     WebServerFactoryCustomizer<NettyReactiveWebServerFactory> s3RequestTargets(ObjectProvider<S3Api> api) {
         return factory -> factory.addServerCustomizers(S3Api.requestTargetCheck(api::getObject)::apply);
+    }
+
+    /**
+     * TLS on the S3 port when {@code hangar.s3.tls.*} are set ({@link S3ListenerTls}). A factory customizer of this
+     * context reaches the S3 listener only, and runs after Spring Boot's own (order 0), which applies
+     * {@code server.ssl.*}.
+     */
+    @Bean
+    WebServerFactoryCustomizer<NettyReactiveWebServerFactory> s3Tls(HangarProperties properties,
+            ServerProperties server) {
+        return factory -> {
+            Ssl ssl = S3ListenerTls.of(properties.s3().tls(), server.getSsl());
+            if (ssl != null) {
+                factory.setSsl(ssl);
+            }
+        };
     }
 
     @Bean

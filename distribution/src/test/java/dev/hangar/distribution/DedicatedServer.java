@@ -47,7 +47,10 @@ final class DedicatedServer implements AutoCloseable {
         this.management = URI.create("http://localhost:" + context.getEnvironment().getProperty("local.management.port"));
     }
 
-    /** Starts a server on {@code dataDir} with these {@code hangar.*} settings ({@code "storage.sync=none"}, ...). */
+    /**
+     * Starts a server on {@code dataDir} with these {@code hangar.*} settings ({@code "storage.sync=none"}, ...);
+     * one that begins with {@code --} is another application argument, taken as it is ({@code --server.ssl...}).
+     */
     static DedicatedServer start(Path dataDir, String... hangarSettings) {
         return startWithKeys(dataDir, ACCESS_KEY, SECRET_KEY, hangarSettings);
     }
@@ -68,7 +71,7 @@ final class DedicatedServer implements AutoCloseable {
                 "--hangar.website.enabled=false",
                 "--hangar.admin.token=" + AdminApi.TOKEN));
         for (String setting : hangarSettings) {
-            arguments.add("--hangar." + setting);
+            arguments.add(setting.startsWith("--") ? setting : "--hangar." + setting);
         }
         ConfigurableApplicationContext context = new SpringApplicationBuilder(HangarApplication.class)
                 .initializers(initialized -> ((GenericApplicationContext) initialized).registerBean(
