@@ -91,6 +91,43 @@ class S3TlsIT {
                 .isEqualTo("over tls");
     }
 
+    /**
+     * SSE-C takes the customer's key over TLS (with {@code hangar.s3.customer-keys-over-http} at its default, false)
+     * and refuses it over plain HTTP with S3's 400 InvalidRequest, storing nothing.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void customerKeysAreTakenOverHttpsAndRefusedOverPlainHttp() throws IOException {
+        byte[] key = new byte[32];
+        new Random(11).nextBytes(key);
+        String base64 = java.util.Base64.getEncoder().encodeToString(key);
+        String md5;
+        try {
+            md5 = java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance("MD5").digest(key));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        s3.createBucket(request -> request.bucket("sse-c"));
+        s3.putObject(request -> request.bucket("sse-c").key("sealed").sseCustomerAlgorithm("AES256")
+                .sseCustomerKey(base64).sseCustomerKeyMD5(md5), RequestBody.fromString("sealed over tls"));
+        assertThat(s3.getObjectAsBytes(request -> request.bucket("sse-c").key("sealed").sseCustomerAlgorithm("AES256")
+                .sseCustomerKey(base64).sseCustomerKeyMD5(md5)).asUtf8String()).isEqualTo("sealed over tls");
+
+        try (DedicatedServer plain = DedicatedServer.startWithKeys(work.resolve("plain-data"), ACCESS_KEY, SECRET_KEY)) {
+            S3Client http = plain.s3();
+            http.createBucket(request -> request.bucket("sse-c"));
+            var refused = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    software.amazon.awssdk.services.s3.model.S3Exception.class,
+                    () -> http.putObject(request -> request.bucket("sse-c").key("sealed").sseCustomerAlgorithm("AES256")
+                            .sseCustomerKey(base64).sseCustomerKeyMD5(md5), RequestBody.fromString("in the clear")));
+            assertThat(refused.statusCode()).isEqualTo(400);
+            assertThat(refused.awsErrorDetails().errorCode()).isEqualTo("InvalidRequest");
+            assertThat(refused.awsErrorDetails().errorMessage()).contains("secure connection");
+            assertThatThrownBy(() -> http.headObject(request -> request.bucket("sse-c").key("sealed")))
+                    .isInstanceOf(software.amazon.awssdk.services.s3.model.NoSuchKeyException.class);
+        }
+    }
+
     @Test
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
     void theServerPresentsTheConfiguredCertificate() throws Exception {
