@@ -20,6 +20,7 @@ import org.springframework.util.unit.DataSize;
  * @param rootSecretKey the root secret key
  * @param admin the administration API on the management port
  * @param http the limits of every HTTP listener (S3, website, management)
+ * @param encryption the key service's master keys (SSE-S3)
  */
 @ConfigurationProperties("hangar")
 public record HangarProperties(
@@ -32,7 +33,8 @@ public record HangarProperties(
         @DefaultValue Lifecycle lifecycle,
         @DefaultValue Cluster cluster,
         @DefaultValue Admin admin,
-        @DefaultValue Http http) {
+        @DefaultValue Http http,
+        @DefaultValue Encryption encryption) {
 
     /** Without the root secret key: records print every component, and configuration ends up in logs. */
     @Override
@@ -40,7 +42,31 @@ public record HangarProperties(
         return "HangarProperties[dataDir=" + dataDir + ", rootAccessKey=" + rootAccessKey + ", rootSecretKey="
                 + (rootSecretKey == null ? "none" : "(hidden)") + ", s3=" + s3 + ", storage=" + storage + ", website="
                 + website + ", lifecycle=" + lifecycle + ", cluster=" + cluster + ", admin=" + admin + ", http=" + http
-                + "]";
+                + ", encryption=" + encryption + "]";
+    }
+
+    /**
+     * The key service's master keys, which wrap the data key of every object written with SSE-S3. They live
+     * outside the data folder (a copy of the data folder alone decrypts nothing), are the same on every node of a
+     * cluster, and must be backed up apart from the data: an object whose master key is lost is lost.
+     *
+     * @param masterKey the current master key, 256 bits in base64 (e.g. {@code openssl rand -base64 32}), for an
+     *     environment secret ({@code HANGAR_ENCRYPTION_MASTER_KEY}); never logged
+     * @param masterKeyFile a file holding the current master key instead (base64), outside the data folder
+     * @param previousMasterKeyFiles files of earlier master keys, after a rotation: they unwrap what they wrapped,
+     *     and wrap nothing new
+     */
+    public record Encryption(
+            @Nullable String masterKey,
+            @Nullable Path masterKeyFile,
+            @DefaultValue List<Path> previousMasterKeyFiles) {
+
+        /** Without the key. */
+        @Override
+        public String toString() {
+            return "Encryption[masterKey=" + (masterKey == null ? "(none)" : "(redacted)") + ", masterKeyFile="
+                    + masterKeyFile + ", previousMasterKeyFiles=" + previousMasterKeyFiles + "]";
+        }
     }
 
     /**

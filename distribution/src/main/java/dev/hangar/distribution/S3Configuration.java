@@ -78,7 +78,7 @@ class S3Configuration {
         HangarProperties.Storage storage = properties.storage();
         S3Settings settings = new S3Settings(properties.s3().region(),
                 Math.toIntExact(storage.inlineThreshold().toBytes()), Math.toIntExact(storage.chunkSize().toBytes()),
-                properties.s3().signatureV2(), properties.s3().customerKeysOverHttp());
+                properties.s3().signatureV2(), properties.s3().customerKeysOverHttp(), MasterKeyFiles.load(properties));
         return new S3Api(node, settings, accessKeyId -> accessKey(accessKeyId, root, node, seal),
                 properties.s3().domain(),
                 registry, clock, properties.lifecycle().interval(), properties.http().limits());

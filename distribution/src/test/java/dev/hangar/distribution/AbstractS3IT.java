@@ -74,6 +74,8 @@ public abstract class AbstractS3IT {
     protected static final int MIB = 1024 * 1024;
 
     private static final Path DATA_DIR = createDataDir();
+    /** The key service's master key (SSE-S3), outside the data folder as Hangar requires; the same on every node. */
+    static final Path MASTER_KEY_FILE = createMasterKeyFile();
     // By the endpoint they talk to: "spread" for the clients that go to every node in turn.
     private static final Map<String, Clients> CLIENTS = new ConcurrentHashMap<>();
     private static @Nullable RoundRobinNodes everyNode;
@@ -121,6 +123,7 @@ public abstract class AbstractS3IT {
         registry.add("hangar.s3.domain", () -> DOMAIN);
         // The suite talks plain HTTP; SSE-C over TLS and its refusal over HTTP are S3TlsIT's.
         registry.add("hangar.s3.customer-keys-over-http", () -> "true");
+        registry.add("hangar.encryption.master-key-file", MASTER_KEY_FILE::toString);
         registry.add("management.server.port", () -> "0");
         registry.add("hangar.website.port", () -> "0");
         registry.add("hangar.website.domain", () -> WEBSITE_DOMAIN);
@@ -295,6 +298,18 @@ public abstract class AbstractS3IT {
     /** The server's data folder, for tests that look at what is stored on disk. */
     protected static Path dataDir() {
         return DATA_DIR;
+    }
+
+    private static Path createMasterKeyFile() {
+        try {
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            Path file = Files.createTempFile(DATA_DIR.getParent(), "master-", ".key");
+            Files.writeString(file, java.util.Base64.getEncoder().encodeToString(key));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Path createDataDir() {

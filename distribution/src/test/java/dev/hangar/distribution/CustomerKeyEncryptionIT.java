@@ -2,11 +2,11 @@ package dev.hangar.distribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hangar.distribution.support.DataFolderScan;
+
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -271,69 +271,12 @@ class CustomerKeyEncryptionIT extends AbstractS3IT {
 
         List<Path> roots = Stream.of(dataDir(), dataDir().resolveSibling(dataDir().getFileName() + "-peers"))
                 .filter(Files::isDirectory).toList();
-        assertThat(foundIn(roots, since, Arrays.copyOfRange(smallPlain, 1000, 1064)))
+        assertThat(DataFolderScan.found(roots, since, Arrays.copyOfRange(smallPlain, 1000, 1064)))
                 .as("a plain inline object's bytes are found (the search works)").isTrue();
-        assertThat(foundIn(roots, since, Arrays.copyOfRange(largePlain, MIB + 5, MIB + 69)))
+        assertThat(DataFolderScan.found(roots, since, Arrays.copyOfRange(largePlain, MIB + 5, MIB + 69)))
                 .as("a plain object's block bytes are found (the search works)").isTrue();
-        assertThat(foundIn(roots, since, Arrays.copyOfRange(smallSecret, 1000, 1064))).isFalse();
-        assertThat(foundIn(roots, since, Arrays.copyOfRange(largeSecret, MIB + 5, MIB + 69))).isFalse();
-    }
-
-    /** Whether any file under the roots changed since {@code since} holds {@code needle}. */
-    private static boolean foundIn(List<Path> roots, Instant since, byte[] needle) throws IOException {
-        for (Path root : roots) {
-            try (Stream<Path> files = Files.walk(root)) {
-                for (Path file : files.filter(Files::isRegularFile).toList()) {
-                    if (modifiedSince(file, since) && contains(file, needle)) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
-    }
-
-    private static boolean modifiedSince(Path file, Instant since) {
-        try {
-            FileTime time = Files.getLastModifiedTime(file);
-            return !time.toInstant().isBefore(since);
-        } catch (IOException vanished) {
-            return false;
-        }
-    }
-
-    private static boolean contains(Path file, byte[] needle) {
-        byte[] buffer = new byte[1 << 20];
-        int kept = 0;
-        try (InputStream in = Files.newInputStream(file)) {
-            for (int n; (n = in.read(buffer, kept, buffer.length - kept)) > 0; ) {
-                int end = kept + n;
-                if (indexOf(buffer, end, needle) >= 0) {
-                    return true;
-                }
-                kept = Math.min(needle.length - 1, end);
-                System.arraycopy(buffer, end - kept, buffer, 0, kept);
-            }
-        } catch (IOException vanished) {
-            return false; // RocksDB removed it meanwhile
-        }
-        return false;
-    }
-
-    private static int indexOf(byte[] haystack, int end, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= end; i++) {
-            if (haystack[i] != needle[0]) {
-                continue;
-            }
-            for (int j = 1; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
+        assertThat(DataFolderScan.found(roots, since, Arrays.copyOfRange(smallSecret, 1000, 1064))).isFalse();
+        assertThat(DataFolderScan.found(roots, since, Arrays.copyOfRange(largeSecret, MIB + 5, MIB + 69))).isFalse();
     }
 
     private PutObjectRequest.Builder put(String name) {

@@ -14,9 +14,10 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
 /**
- * The server-side encryption Hangar does not implement yet, SSE-S3 and SSE-KMS: every operation that takes their
- * headers answers 501 NotImplemented naming the header, and stores nothing; so do SSE-C headers sent to an
- * operation that does not take them. (SSE-C itself: {@link CustomerKeyEncryptionIT}.)
+ * The server-side encryption Hangar does not implement yet, SSE-KMS and bucket keys: every operation that takes
+ * their headers answers 501 NotImplemented naming the header or the feature, and stores nothing; so do encryption
+ * headers sent to an operation that does not take them. (SSE-C: {@link CustomerKeyEncryptionIT}; SSE-S3:
+ * {@link ManagedKeyEncryptionIT}.)
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ServerSideEncryptionIT extends AbstractS3IT {
@@ -29,25 +30,23 @@ class ServerSideEncryptionIT extends AbstractS3IT {
     }
 
     @Test
-    void putObjectWithSseS3OrSseKmsIsNotImplementedAndStoresNothing() {
-        assertRefused(() -> put("sse-s3", request -> request.serverSideEncryption(ServerSideEncryption.AES256)),
-                "x-amz-server-side-encryption");
+    void putObjectWithSseKmsOrBucketKeysIsNotImplementedAndStoresNothing() {
         assertRefused(() -> put("sse-kms", request -> request.serverSideEncryption(ServerSideEncryption.AWS_KMS)
                 .ssekmsKeyId("arn:aws:kms:us-east-1:111122223333:key/example").ssekmsEncryptionContext("e30=")),
                 "x-amz-server-side-encryption");
         assertRefused(() -> put("bucket-key", request -> request.bucketKeyEnabled(true)),
                 "x-amz-server-side-encryption-bucket-key-enabled");
 
-        for (String key : new String[] {"sse-s3", "sse-kms", "bucket-key"}) {
+        for (String key : new String[] {"sse-kms", "bucket-key"}) {
             assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key(key)), 404);
         }
     }
 
     @Test
-    void copiesAndUploadsWithSseS3OrSseKmsAreNotImplemented() {
+    void copiesAndUploadsWithSseKmsAreNotImplemented() {
         assertRefused(() -> s3.copyObject(CopyObjectRequest.builder().sourceBucket(bucket).sourceKey("plain")
-                .destinationBucket(bucket).destinationKey("copy-sse").serverSideEncryption(ServerSideEncryption.AES256)
-                .build()), "x-amz-server-side-encryption");
+                .destinationBucket(bucket).destinationKey("copy-sse").serverSideEncryption(ServerSideEncryption.AWS_KMS)
+                .build()), "SSE-KMS");
         assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key("copy-sse")), 404);
 
         assertRefused(() -> s3.createMultipartUpload(CreateMultipartUploadRequest.builder().bucket(bucket)

@@ -70,6 +70,7 @@ final class SuiteCluster {
             settings.add("storage.sync=none");
             settings.add("s3.domain=" + AbstractS3IT.DOMAIN);
             settings.add("s3.customer-keys-over-http=true");
+            settings.add("encryption.master-key-file=" + AbstractS3IT.MASTER_KEY_FILE);
             if (seed != null) {
                 settings.add("cluster.seeds=" + seed);
             }

@@ -32,6 +32,18 @@ public final class ContentKey {
         this.material = material.clone();
     }
 
+    /** A fresh random key: the data key of an object the key service seals. */
+    public static ContentKey random() {
+        byte[] material = new byte[32];
+        RANDOM.nextBytes(material);
+        return new ContentKey(material);
+    }
+
+    /** The key's bytes, for {@link MasterKeys} to wrap; a copy. */
+    byte[] material() {
+        return material.clone();
+    }
+
     /** The AES key of the stream whose salt is {@code salt}. */
     SecretKeySpec streamKey(byte[] salt) {
         return new SecretKeySpec(hmac(material, STREAM, salt), "AES");

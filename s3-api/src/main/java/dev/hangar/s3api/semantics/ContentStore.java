@@ -65,7 +65,7 @@ final class ContentStore {
      * Leases what a read of {@code length} plaintext bytes from {@code offset} needs: for sealed content (a
      * {@code key}), every block of the version, as a part's salt and segments lie elsewhere than its plaintext.
      */
-    ReaderLeases.Lease hold(ReaderLeases.Reading reading, ObjectVersion version, Optional<CustomerKey> key, long offset,
+    ReaderLeases.Lease hold(ReaderLeases.Reading reading, ObjectVersion version, Optional<Sealing> key, long offset,
             long length) {
         return key.isEmpty() ? hold(reading, version, offset, length) : hold(reading, version, 0, Long.MAX_VALUE);
     }
@@ -115,7 +115,7 @@ final class ContentStore {
      * Streams {@code length} plaintext bytes of a version's content from {@code offset}: as stored, or unsealed
      * with {@code key} ({@link SealedReader}).
      */
-    InputStream open(ObjectVersion version, Optional<CustomerKey> key, long offset, long length) throws IOException {
+    InputStream open(ObjectVersion version, Optional<Sealing> key, long offset, long length) throws IOException {
         if (key.isEmpty()) {
             return open(version, offset, length);
         }

@@ -14,9 +14,12 @@ final class ContentWrite {
     private final InputStream stream;
     private final @Nullable SealingStream sealing;
 
-    ContentWrite(InputStream plain, Optional<CustomerKey> key) {
-        this.sealing = key.map(customer -> new SealingStream(plain, customer.key())).orElse(null);
+    private final boolean keyedEtag;
+
+    ContentWrite(InputStream plain, Optional<Sealing> sealed) {
+        this.sealing = sealed.map(how -> new SealingStream(plain, how.key())).orElse(null);
         this.stream = sealing != null ? sealing : plain;
+        this.keyedEtag = sealed.map(Sealing::keyedEtag).orElse(false);
     }
 
     /** The bytes to store. */
@@ -34,8 +37,8 @@ final class ContentWrite {
         return sealing == null ? storedLength : SealedFormat.plainLength(storedLength);
     }
 
-    /** The entity tag, from the plaintext's MD5: the MD5 itself for content in the clear. */
+    /** The entity tag, from the plaintext's MD5: the MD5 itself unless the sealing keys it. */
     String etag(byte[] md5) {
-        return Etags.of(sealing == null ? md5 : sealing.etag(md5));
+        return Etags.of(sealing != null && keyedEtag ? sealing.etag(md5) : md5);
     }
 }

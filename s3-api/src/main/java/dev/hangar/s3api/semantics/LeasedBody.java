@@ -14,12 +14,12 @@ import java.io.OutputStream;
 final class LeasedBody implements S3Response.Writer {
     private final ContentStore content;
     private final ObjectVersion version;
-    private final java.util.Optional<CustomerKey> key;
+    private final java.util.Optional<Sealing> key;
     private final long offset;
     private final long length;
     private final ReaderLeases.Lease lease;
 
-    LeasedBody(ContentStore content, ObjectVersion version, java.util.Optional<CustomerKey> key, long offset, long length,
+    LeasedBody(ContentStore content, ObjectVersion version, java.util.Optional<Sealing> key, long offset, long length,
             ReaderLeases.Lease lease) {
         this.content = content;
         this.version = version;

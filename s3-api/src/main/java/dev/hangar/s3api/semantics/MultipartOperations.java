@@ -75,12 +75,12 @@ final class MultipartOperations {
             objects.requireBucket(bucket);
         }
         objects.settings(request, bucket);
-        Optional<CustomerKey> customerKey = encryption.requested(request);
+        Optional<Sealing> sealing = encryption.forWrite(request, bucket);
         // The tags, ACL and lock the upload asks for are kept as their headers until it completes; so is how
         // its parts are to be sealed.
         Map<String, String> stored = new HashMap<>(headers.standard());
         stored.putAll(VersionSettings.uploadHeaders(request::header));
-        customerKey.ifPresent(customer -> stored.putAll(ServerSideEncryption.stored(customer)));
+        sealing.ifPresent(how -> stored.putAll(how.stored()));
         boolean fullObject = FullObjectChecksums.requested(algorithm, request.header(FullObjectChecksums.TYPE_HEADER));
         if (fullObject) {
             stored.put(FullObjectChecksums.TYPE_HEADER, FullObjectChecksums.FULL_OBJECT);
@@ -97,7 +97,7 @@ final class MultipartOperations {
             responseHeaders.put("x-amz-checksum-algorithm", algorithm);
             responseHeaders.put(FullObjectChecksums.TYPE_HEADER, fullObject ? FullObjectChecksums.FULL_OBJECT : "COMPOSITE");
         }
-        ServerSideEncryption.putResponseHeaders(responseHeaders, customerKey);
+        sealing.ifPresent(how -> responseHeaders.putAll(how.responseHeaders()));
         return S3Response.xml(200, responseHeaders, documents.initiateMultipartUploadResult(bucket, key, upload.uploadId()));
     }
 
@@ -110,8 +110,8 @@ final class MultipartOperations {
         if (length > ObjectOperations.MAX_SINGLE_PUT) {
             throw new S3Exception(S3Error.ENTITY_TOO_LARGE, "A part may be at most 5 GiB.");
         }
-        Optional<CustomerKey> customerKey = ServerSideEncryption.forPart(upload.headers(), encryption.requested(request));
-        ContentWrite write = new ContentWrite(payload.stream(), customerKey);
+        Optional<Sealing> sealing = encryption.forPart(request, upload.headers());
+        ContentWrite write = new ContentWrite(payload.stream(), sealing);
         List<BlockRef> blocks = Failures.io(() -> content.writeBlocks(write.stream()));
         Checksum checksum = payload.checksum().orElse(null);
         Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(),
@@ -119,7 +119,7 @@ final class MultipartOperations {
         store(upload, part);
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("ETag", part.etag());
-        ServerSideEncryption.putResponseHeaders(headers, customerKey);
+        sealing.ifPresent(how -> headers.putAll(how.responseHeaders()));
         if (checksum != null) {
             headers.put("x-amz-checksum-" + checksum.algorithm().toLowerCase(Locale.ROOT), checksum.value());
         }
@@ -138,8 +138,8 @@ final class MultipartOperations {
     private S3Response uploadPartCopy(S3Request request, S3Operation.UploadPartCopy operation, MultipartUpload upload,
             CopySource source, ReaderLeases.Reading reading) {
         ObjectVersion original = objects.copySource(source);
-        Optional<CustomerKey> sourceKey = ServerSideEncryption.toRead(original, encryption.requestedForCopySource(request));
-        Optional<CustomerKey> targetKey = ServerSideEncryption.forPart(upload.headers(), encryption.requested(request));
+        Optional<Sealing> sourceKey = encryption.forCopySource(request, original);
+        Optional<Sealing> targetKey = encryption.forPart(request, upload.headers());
         Conditions.forCopySource(request, original.etag(), original.lastModified());
         long offset = 0;
         long length = original.size();
@@ -177,7 +177,7 @@ final class MultipartOperations {
         store(upload, part);
         Map<String, String> headers = new LinkedHashMap<>();
         objects.putCopySourceVersionId(headers, source.bucket(), original.versionId());
-        ServerSideEncryption.putResponseHeaders(headers, targetKey);
+        targetKey.ifPresent(how -> headers.putAll(how.responseHeaders()));
         return S3Response.xml(200, headers, documents.copyPartResult(part.etag(), part.lastModified()));
     }
 
@@ -197,9 +197,8 @@ final class MultipartOperations {
         }
         MultipartUpload upload = found.get();
         // A customer key is not needed to complete an upload; one that comes must be the upload's.
-        Optional<CustomerKey> supplied = encryption.requested(request);
-        if (supplied.isPresent()) {
-            ServerSideEncryption.forPart(upload.headers(), supplied);
+        if (ServerSideEncryption.suppliesCustomerKey(request)) {
+            encryption.forPart(request, upload.headers());
         }
         Precondition precondition = WritePreconditions.of(request);
         byte[] document = RequestBodies.readDocument(payload, MAX_COMPLETE_DOCUMENT);
@@ -281,6 +280,7 @@ final class MultipartOperations {
         String location = "http://" + request.host() + "/" + version.bucket() + "/" + Documents.pathEncode(version.key());
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         ObjectOperations.putVersionId(responseHeaders, version.versionId(), versioning);
+        responseHeaders.putAll(ServerSideEncryption.completionHeaders(version.headers()));
         return S3Response.xml(200, responseHeaders, documents.completeMultipartUploadResult(location, version));
     }
 

@@ -112,22 +112,22 @@ final class ObjectOperations {
         ObjectHeaders headers = ObjectHeaders.from(request.headers());
         VersionSettings settings = settings(request, bucket);
         Precondition precondition = WritePreconditions.of(request);
-        Optional<CustomerKey> customerKey = encryption.requested(request);
+        Optional<Sealing> sealing = encryption.forWrite(request, bucket);
         // A body of no declared length (chunked, unsigned: the HTTP layer refuses a signed one) is
         // streamed as any other, and cut off with EntityTooLarge past 5 GiB.
         InputStream body = length >= 0
                 ? payload.stream()
                 : new LengthLimitedStream(payload.stream(), MAX_SINGLE_PUT, TOO_LARGE_FOR_A_SINGLE_PUT);
-        ContentWrite write = new ContentWrite(body, customerKey);
+        ContentWrite write = new ContentWrite(body, sealing);
         ObjectContent stored = Failures.io(() -> content.write(write.stream(), write.storedLength(length)));
         Checksum checksum = payload.checksum().orElse(null);
         Optional<VersioningConfiguration.Status> versioning = configurations.versioning(bucket);
         ObjectVersion version = sealedWith(newVersion(bucket, key, versioning, write.plainLength(sizeOf(stored)),
-                write.etag(payload.md5()), stored, headers, checksum, List.of(), settings), customerKey);
+                write.etag(payload.md5()), stored, headers, checksum, List.of(), settings), sealing);
         commit(version, precondition);
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         responseHeaders.put("ETag", version.etag());
-        ServerSideEncryption.putResponseHeaders(responseHeaders, customerKey);
+        sealing.ifPresent(how -> responseHeaders.putAll(how.responseHeaders()));
         if (checksum != null) {
             responseHeaders.put("x-amz-checksum-" + checksum.algorithm().toLowerCase(Locale.ROOT), checksum.value());
         }
@@ -158,7 +158,7 @@ final class ObjectOperations {
                 return markerResponse(request, headOnly, marker);
             }
         }
-        Optional<CustomerKey> customerKey = ServerSideEncryption.toRead(version, encryption.requested(request));
+        Optional<Sealing> sealing = encryption.forRead(request, version);
         if (Conditions.forRead(request, version.etag(), version.lastModified()) == Conditions.Outcome.NOT_MODIFIED) {
             Map<String, String> headers = new LinkedHashMap<>();
             headers.put("ETag", version.etag());
@@ -178,7 +178,7 @@ final class ObjectOperations {
             headers.put("x-amz-tagging-count", Integer.toString(version.tags().size()));
         }
         headers.putAll(ObjectLocks.responseHeaders(version));
-        ServerSideEncryption.putResponseHeaders(headers, customerKey);
+        sealing.ifPresent(how -> headers.putAll(how.responseHeaders()));
         ResponseOverrides.apply(request, headers);
         if (request.hasParameter("partNumber")) {
             headers.put("x-amz-mp-parts-count", Integer.toString(Math.max(1, version.partSizes().size())));
@@ -191,9 +191,9 @@ final class ObjectOperations {
         if (headOnly) {
             return S3Response.empty(status, headers);
         }
-        ReaderLeases.Lease lease = content.hold(reading, version, customerKey, offset, length);
+        ReaderLeases.Lease lease = content.hold(reading, version, sealing, offset, length);
         return new S3Response(status, headers, new S3Response.Body.Stream(length,
-                new LeasedBody(content, version, customerKey, offset, length, lease)));
+                new LeasedBody(content, version, sealing, offset, length, lease)));
     }
 
     /**
@@ -215,7 +215,7 @@ final class ObjectOperations {
                 return markerResponse(request, false, marker);
             }
         }
-        ServerSideEncryption.toRead(version, encryption.requested(request));
+        encryption.forRead(request, version);
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Last-Modified", HttpDates.http(version.lastModified()));
         putVersionId(headers, bucket, version.versionId());
@@ -298,8 +298,7 @@ final class ObjectOperations {
     private S3Response copy(S3Request request, String bucket, String key, CopySource source,
             ReaderLeases.Reading reading) {
         ObjectVersion original = copySource(source);
-        Optional<CustomerKey> sourceKey = ServerSideEncryption.toRead(original, encryption.requestedForCopySource(request));
-        Optional<CustomerKey> targetKey = encryption.requested(request);
+        Optional<Sealing> sourceKey = encryption.forCopySource(request, original);
         Conditions.forCopySource(request, original.etag(), original.lastModified());
         String directive = Optional.ofNullable(request.header("x-amz-metadata-directive")).orElse("COPY");
         if (!directive.equals("COPY") && !directive.equals("REPLACE")) {
@@ -310,12 +309,14 @@ final class ObjectOperations {
             throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown tagging directive: " + taggingDirective);
         }
         if (directive.equals("COPY") && source.versionId() == null && source.bucket().equals(bucket)
-                && source.key().equals(key) && targetKey.isEmpty() && sourceKey.isEmpty()) {
+                && source.key().equals(key) && !ServerSideEncryption.requestedExplicitly(request)
+                && !ServerSideEncryption.isCustomerKeyed(original)) {
             throw new S3Exception(S3Error.INVALID_REQUEST,
                     "This copy request is illegal because it is trying to copy an object to itself without changing "
                             + "the object's metadata, storage class, website redirect location or encryption attributes.");
         }
         requireBucket(bucket);
+        Optional<Sealing> targetKey = encryption.forWrite(request, bucket);
         ObjectHeaders headers = directive.equals("REPLACE") ? ObjectHeaders.from(request.headers()) : ObjectHeaders.of(original);
         VersionSettings requested = settings(request, bucket);
         VersionSettings settings = taggingDirective.equals("COPY")
@@ -342,7 +343,7 @@ final class ObjectOperations {
         commit(version);
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         putCopySourceVersionId(responseHeaders, source.bucket(), original.versionId());
-        ServerSideEncryption.putResponseHeaders(responseHeaders, targetKey);
+        targetKey.ifPresent(how -> responseHeaders.putAll(how.responseHeaders()));
         putVersionId(responseHeaders, version.versionId(), versioning);
         return S3Response.xml(200, responseHeaders, documents.copyObjectResult(version));
     }
@@ -460,9 +461,14 @@ final class ObjectOperations {
                 checksum, partSizes, settings.tags(), lock, settings.cannedAcl(), null);
     }
 
-    /** A new version whose content is sealed with {@code key}, with what it stores of that. */
-    static ObjectVersion sealedWith(ObjectVersion version, Optional<CustomerKey> key) {
-        return key.map(customer -> withStoredFacts(version, ServerSideEncryption.stored(customer))).orElse(version);
+    /** How a write that asks for no encryption itself is sealed: as the bucket's default encryption says. */
+    Optional<Sealing> defaultSealing(String bucket) {
+        return encryption.forDefault(bucket);
+    }
+
+    /** A new version whose content is sealed as {@code sealing} says, with what it stores of that. */
+    static ObjectVersion sealedWith(ObjectVersion version, Optional<Sealing> sealing) {
+        return sealing.map(how -> withStoredFacts(version, how.stored())).orElse(version);
     }
 
     /** A version with more {@linkplain ObjectHeaders#isStoredFact stored facts} among its headers. */

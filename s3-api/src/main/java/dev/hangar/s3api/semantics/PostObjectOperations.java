@@ -129,7 +129,9 @@ final class PostObjectOperations {
         Map<String, String> tags = tags(resolved.get("tagging"));
         PostSuccess success = PostSuccess.decide(resolved);
 
-        StoredFile stored = store(form.file(), policy);
+        // Browser uploads take no encryption fields; the bucket's default encryption applies to them as to a PUT.
+        Optional<Sealing> sealing = objects.defaultSealing(bucket);
+        StoredFile stored = store(form.file(), policy, sealing);
         if (policy != null) {
             try {
                 PostPolicyCheck.verifyContentLength(policy, stored.size());
@@ -139,9 +141,9 @@ final class PostObjectOperations {
             }
         }
         // A browser upload is a PUT: versioned as the bucket says, with the bucket's default retention.
-        ObjectVersion version = objects.newVersion(bucket, key, objects.versioning(bucket), stored.size(),
-                Etags.of(stored.md5()), stored.content(), headers, null, List.of(),
-                new VersionSettings(tags, cannedAcl, null)).withOwnerKeyId(caller.accessKeyId());
+        ObjectVersion version = ObjectOperations.sealedWith(objects.newVersion(bucket, key, objects.versioning(bucket),
+                stored.size(), stored.etag(), stored.content(), headers, null, List.of(),
+                new VersionSettings(tags, cannedAcl, null)), sealing).withOwnerKeyId(caller.accessKeyId());
         objects.commit(version);
         return respond(request, form, success, version);
     }
@@ -202,13 +204,18 @@ final class PostObjectOperations {
      * read fails with EntityTooLarge as soon as the file grows past what the policy or a single PUT admits;
      * the blocks already written are then deleted.
      */
-    private StoredFile store(InputStream file, @Nullable PostPolicy policy) {
+    private StoredFile store(InputStream file, @Nullable PostPolicy policy, Optional<Sealing> sealing) {
         long maximum = policy == null
                 ? MAXIMUM_FILE
                 : Math.min(MAXIMUM_FILE, policy.maximumContentLength().orElse(MAXIMUM_FILE));
         MessageDigest md5 = Etags.md5();
         LengthLimitedStream bounded = new LengthLimitedStream(new DigestInputStream(file, md5), maximum,
                 count -> tooLarge(count, policy));
+        if (sealing.isPresent()) {
+            ContentWrite write = new ContentWrite(bounded, sealing);
+            ObjectContent sealed = Failures.io(() -> content.write(write.stream(), -1));
+            return new StoredFile(sealed, bounded.count(), write.etag(md5.digest()));
+        }
         ObjectContent stored = Failures.io(() -> {
             byte[] head = bounded.readNBytes(settings.inlineThreshold() + 1);
             if (head.length <= settings.inlineThreshold()) {
@@ -217,7 +224,7 @@ final class PostObjectOperations {
             return new ObjectContent.Blocks(
                     content.writeBlocks(new SequenceInputStream(new ByteArrayInputStream(head), bounded)));
         });
-        return new StoredFile(stored, bounded.count(), md5.digest());
+        return new StoredFile(stored, bounded.count(), Etags.of(md5.digest()));
     }
 
     private S3Response respond(S3Request request, PostForm form, PostSuccess success, ObjectVersion version) {
@@ -294,7 +301,7 @@ final class PostObjectOperations {
                 + "'.  If it is specified, please check the order of the fields.");
     }
 
-    private record StoredFile(ObjectContent content, long size, byte[] md5) {}
+    private record StoredFile(ObjectContent content, long size, String etag) {}
 
     /**
      * The refusal of a file that passed its maximum: what the policy's {@code content-length-range}

@@ -44,7 +44,8 @@ public final class S3Service {
         Documents documents = new Documents();
         this.configurations = new BucketConfigurations(node.metadata());
         this.guard = new AccessGuard(node.metadata(), configurations, clock);
-        ServerSideEncryption encryption = new ServerSideEncryption(settings.customerKeysOverHttp());
+        ServerSideEncryption encryption = new ServerSideEncryption(settings.customerKeysOverHttp(),
+                settings.masterKeys(), bucket -> java.util.Optional.empty());
         this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, configurations, encryption,
                 clock);
         this.buckets = new BucketOperations(node.metadata(), objects, documents, settings, configurations, guard);

@@ -4,6 +4,7 @@ import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.encryption.ContentKey;
+import dev.hangar.s3api.encryption.MasterKeys;
 import dev.hangar.s3api.request.RequestHeaders;
 import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
@@ -12,44 +13,65 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Server-side encryption as requests ask for it and versions store it. SSE-C is implemented: the customer's key
- * comes with every request that writes or reads the content and is never stored; the content is sealed with it
- * ({@link dev.hangar.s3api.encryption.SealedFormat}), and beside the version only what tells that key from another
- * ({@link ContentKey#check}) is kept, under names that cannot be headers ({@link #MODE}, {@link #KEY_CHECK}).
+ * Server-side encryption as requests ask for it and versions store it, resolved to a {@link Sealing}.
  *
- * <p>SSE-S3 and SSE-KMS ({@code x-amz-server-side-encryption}, {@code ...-aws-kms-key-id}, {@code ...-context},
- * {@code ...-bucket-key-enabled}) are not implemented yet: a request that asks for them is answered {@code 501
- * NotImplemented} naming the header, never served as if its data were encrypted. So is any other header with
- * these prefixes, so that a new one S3 adds is refused rather than ignored, and SSE-C headers sent to an operation
- * that does not take them.
+ * <p>SSE-C: the customer's key comes with every request that writes or reads the content and is never stored; beside
+ * the version only what tells that key from another ({@link ContentKey#check}) is kept. SSE-S3 ({@code
+ * x-amz-server-side-encryption: AES256}, or the bucket's default encryption): each object, and each multipart
+ * upload, gets a fresh data key, kept with it wrapped by the key service's current master key ({@link MasterKeys});
+ * GETs need nothing from the client. Both are kept under names that cannot be headers ({@link #MODE}, {@link
+ * #KEY_CHECK}, {@link #DATA_KEY}).
+ *
+ * <p>SSE-KMS ({@code aws:kms}, {@code ...-aws-kms-key-id}, {@code ...-context}) and bucket keys are not implemented
+ * yet: a request that asks for them is answered {@code 501 NotImplemented} naming the header, never served as if
+ * its data were encrypted. So is any other header with these prefixes, so that a new one S3 adds is refused rather
+ * than ignored, and encryption headers sent to an operation that does not take them.
  */
 final class ServerSideEncryption {
-    /** Stored with a sealed version or upload: how it is sealed. */
+    /** Stored with a sealed version or upload: how it is sealed, {@link #CUSTOMER_KEYS} or {@link #AES256}. */
     static final String MODE = ":sse";
     /** Stored with an SSE-C version or upload: the {@link ContentKey#check} of the customer's key. */
     static final String KEY_CHECK = ":sse-key-check";
+    /** Stored with an SSE-S3 version or upload: its data key, wrapped by a master key. */
+    static final String DATA_KEY = ":sse-data-key";
     static final String CUSTOMER_KEYS = "SSE-C";
+    static final String AES256 = "AES256";
+    static final String HEADER = "x-amz-server-side-encryption";
 
-    private static final String PREFIX = "x-amz-server-side-encryption";
+    private static final String PREFIX = HEADER;
     private static final String COPY_SOURCE_PREFIX = "x-amz-copy-source-server-side-encryption";
     private static final String CUSTOMER = PREFIX + "-customer-";
     private static final String COPY_SOURCE_CUSTOMER = COPY_SOURCE_PREFIX + "-customer-";
     private static final String ALGORITHM = "algorithm";
     private static final String KEY = "key";
     private static final String KEY_MD5 = "key-md5";
+    /** What a wrapped SSE-S3 data key is bound to: it unwraps for nothing else. */
+    private static final String DATA_KEY_PURPOSE = "sse-s3 data key";
+    private static final String NOT_APPLICABLE = "The encryption parameters are not applicable to this object.";
 
     private final boolean customerKeysOverHttp;
+    private final Optional<MasterKeys> masterKeys;
+    private final Function<String, Optional<String>> bucketDefault;
 
-    /** @param customerKeysOverHttp whether SSE-C keys are taken over plain HTTP, which S3 refuses */
-    ServerSideEncryption(boolean customerKeysOverHttp) {
+    /**
+     * @param customerKeysOverHttp whether SSE-C keys are taken over plain HTTP, which S3 refuses
+     * @param masterKeys the key service's master keys; without them SSE-S3 is refused (501, naming the setting)
+     * @param bucketDefault the default encryption algorithm of a bucket, if it has one
+     */
+    ServerSideEncryption(boolean customerKeysOverHttp, Optional<MasterKeys> masterKeys,
+            Function<String, Optional<String>> bucketDefault) {
         this.customerKeysOverHttp = customerKeysOverHttp;
+        this.masterKeys = masterKeys;
+        this.bucketDefault = bucketDefault;
     }
 
     /**
-     * Refuses what is not implemented: every encryption header but SSE-C's on the operations that take them.
+     * Refuses what is not implemented: every encryption header but SSE-C's and {@code x-amz-server-side-encryption}
+     * on the operations that take them.
      *
      * @throws S3Exception NotImplemented naming the first such header and its feature
      */
@@ -57,7 +79,9 @@ final class ServerSideEncryption {
         for (String name : headers.values().keySet()) {
             boolean customer = isCustomerHeader(name, CUSTOMER) && takesCustomerKeys(operation);
             boolean copySource = isCustomerHeader(name, COPY_SOURCE_CUSTOMER) && copies(operation);
-            if ((name.startsWith(PREFIX) || name.startsWith(COPY_SOURCE_PREFIX)) && !customer && !copySource) {
+            boolean algorithm = name.equals(HEADER) && createsContent(operation);
+            if ((name.startsWith(PREFIX) || name.startsWith(COPY_SOURCE_PREFIX)) && !customer && !copySource
+                    && !algorithm) {
                 throw notImplemented(name, operation.name());
             }
         }
@@ -74,25 +98,96 @@ final class ServerSideEncryption {
         }
     }
 
-    /** The customer key the request's {@code x-amz-server-side-encryption-customer-*} headers give, if any. */
-    Optional<CustomerKey> requested(S3Request request) {
-        return customerKey(request, CUSTOMER);
+    /** Whether the request carries a customer key (SSE-C) for the object's own content. */
+    static boolean suppliesCustomerKey(S3Request request) {
+        return request.header(CUSTOMER + ALGORITHM) != null || request.header(CUSTOMER + KEY) != null
+                || request.header(CUSTOMER + KEY_MD5) != null;
     }
 
-    /** The customer key of a copy's source ({@code x-amz-copy-source-server-side-encryption-customer-*}), if any. */
-    Optional<CustomerKey> requestedForCopySource(S3Request request) {
-        return customerKey(request, COPY_SOURCE_CUSTOMER);
+    /** Whether a version's content is sealed with a customer's key. */
+    static boolean isCustomerKeyed(ObjectVersion version) {
+        return CUSTOMER_KEYS.equals(version.headers().get(MODE));
     }
 
-    /** What to store with content sealed with {@code key}: the mode and the key's check, never the key. */
-    static Map<String, String> stored(CustomerKey key) {
-        return Map.of(MODE, CUSTOMER_KEYS, KEY_CHECK, key.key().check());
+    /** Whether the request asks for encryption itself (not through its bucket's default). */
+    static boolean requestedExplicitly(S3Request request) {
+        return request.header(HEADER) != null || suppliesCustomerKey(request);
     }
 
-    /** The stored encryption attributes among a version's or an upload's stored headers. */
+    /**
+     * How new content of a write (PutObject, CopyObject's target, CreateMultipartUpload) is sealed: with the
+     * request's customer key, with a new data key for {@code x-amz-server-side-encryption: AES256} or the bucket's
+     * default encryption, or not at all.
+     *
+     * @throws S3Exception as S3 for malformed or conflicting headers; NotImplemented for SSE-KMS, or SSE-S3 without
+     *     a master key configured
+     */
+    Optional<Sealing> forWrite(S3Request request, String bucket) {
+        Optional<CustomerKey> customer = customerKey(request, CUSTOMER);
+        String algorithm = request.header(HEADER);
+        if (customer.isPresent()) {
+            if (algorithm != null) {
+                throw new S3Exception(S3Error.INVALID_ARGUMENT, "Server Side Encryption with Customer provided key is "
+                        + "incompatible with the encryption method specified");
+            }
+            return customer.map(ServerSideEncryption::sealing);
+        }
+        if (algorithm == null) {
+            return bucketDefault.apply(bucket).map(this::newDataKey);
+        }
+        return Optional.of(newDataKey(algorithm.strip()));
+    }
+
+    /** For browser uploads, which take no encryption fields: the bucket's default. */
+    Optional<Sealing> forDefault(String bucket) {
+        return bucketDefault.apply(bucket).map(this::newDataKey);
+    }
+
+    /**
+     * How to read a version's content, from what it stores and what the request supplied ({@code
+     * x-amz-server-side-encryption-customer-*}): in the clear, unsealed with the supplied customer key if it is the
+     * content's, or with the version's own data key.
+     *
+     * @throws S3Exception InvalidRequest for a key supplied for content not sealed with a customer key, or none for
+     *     content that is; AccessDenied for another key than the content's
+     */
+    Optional<Sealing> forRead(S3Request request, ObjectVersion version) {
+        return toRead(version.headers(), customerKey(request, CUSTOMER));
+    }
+
+    /** As {@link #forRead}, for a copy's source, with the {@code x-amz-copy-source-server-side-encryption-customer-*} key. */
+    Optional<Sealing> forCopySource(S3Request request, ObjectVersion version) {
+        return toRead(version.headers(), customerKey(request, COPY_SOURCE_CUSTOMER));
+    }
+
+    /**
+     * How a part of a multipart upload is sealed: as the upload was created, the request supplying the upload's
+     * customer key again for SSE-C.
+     *
+     * @throws S3Exception InvalidRequest when the request's customer key is missing, not the upload's, or given to
+     *     an upload that was not created with one
+     */
+    Optional<Sealing> forPart(S3Request request, Map<String, String> uploadHeaders) {
+        Optional<CustomerKey> supplied = customerKey(request, CUSTOMER);
+        String mode = uploadHeaders.get(MODE);
+        if (CUSTOMER_KEYS.equals(mode)) {
+            if (supplied.isEmpty() || !supplied.get().key().matches(uploadHeaders.getOrDefault(KEY_CHECK, ""))) {
+                throw new S3Exception(S3Error.INVALID_REQUEST,
+                        "The provided encryption parameters did not match the ones used originally.");
+            }
+            return supplied.map(ServerSideEncryption::sealing);
+        }
+        if (supplied.isPresent()) {
+            throw new S3Exception(S3Error.INVALID_REQUEST, "The multipart upload was not created with server-side "
+                    + "encryption with a customer-provided key, so its parts cannot have one.");
+        }
+        return mode == null ? Optional.empty() : Optional.of(unwrapped(uploadHeaders));
+    }
+
+    /** The stored encryption facts among a version's or an upload's stored headers. */
     static Map<String, String> storedAmong(Map<String, String> headers) {
         Map<String, String> stored = new HashMap<>();
-        for (String name : new String[] {MODE, KEY_CHECK}) {
+        for (String name : new String[] {MODE, KEY_CHECK, DATA_KEY}) {
             String value = headers.get(name);
             if (value != null) {
                 stored.put(name, value);
@@ -101,60 +196,73 @@ final class ServerSideEncryption {
         return stored;
     }
 
-    /**
-     * The key to read a version's content with, from what the request supplied: none for content stored in the
-     * clear, the supplied customer key for SSE-C content if it is the key the content was sealed with.
-     *
-     * @throws S3Exception InvalidRequest for a key supplied for content not sealed with one, or none supplied for
-     *     content that is; AccessDenied for another key than the content's
-     */
-    static Optional<CustomerKey> toRead(ObjectVersion version, Optional<CustomerKey> supplied) {
-        String mode = version.headers().get(MODE);
+    /** What S3 answers about a completed upload's encryption (its customer key is not sent with the completion). */
+    static Map<String, String> completionHeaders(Map<String, String> uploadHeaders) {
+        return AES256.equals(uploadHeaders.get(MODE)) ? Map.of(HEADER, AES256) : Map.of();
+    }
+
+    private Optional<Sealing> toRead(Map<String, String> stored, Optional<CustomerKey> supplied) {
+        String mode = stored.get(MODE);
         if (mode == null) {
             if (supplied.isPresent()) {
-                throw new S3Exception(S3Error.INVALID_REQUEST, "The encryption parameters are not applicable to this object.");
+                throw new S3Exception(S3Error.INVALID_REQUEST, NOT_APPLICABLE);
             }
             return Optional.empty();
+        }
+        if (!mode.equals(CUSTOMER_KEYS)) {
+            if (supplied.isPresent()) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, NOT_APPLICABLE);
+            }
+            return Optional.of(unwrapped(stored));
         }
         if (supplied.isEmpty()) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "The object was stored using a form of Server Side "
                     + "Encryption. The correct parameters must be provided to retrieve the object.");
         }
-        if (!supplied.get().key().matches(version.headers().getOrDefault(KEY_CHECK, ""))) {
+        if (!supplied.get().key().matches(stored.getOrDefault(KEY_CHECK, ""))) {
             throw new S3Exception(S3Error.ACCESS_DENIED,
                     "The customer-provided key is not the key the object was encrypted with.");
         }
-        return supplied;
+        return supplied.map(ServerSideEncryption::sealing);
     }
 
-    /**
-     * The key a part of a multipart upload is sealed with: the upload's, which the request must supply again.
-     *
-     * @throws S3Exception InvalidRequest when the request's key is missing, not the upload's, or given to an
-     *     upload that was not created with one
-     */
-    static Optional<CustomerKey> forPart(Map<String, String> uploadHeaders, Optional<CustomerKey> supplied) {
-        String mode = uploadHeaders.get(MODE);
-        if (mode == null) {
-            if (supplied.isPresent()) {
-                throw new S3Exception(S3Error.INVALID_REQUEST, "The multipart upload was not created with "
-                        + "server-side encryption with a customer-provided key, so its parts cannot have one.");
-            }
-            return Optional.empty();
-        }
-        if (supplied.isEmpty() || !supplied.get().key().matches(uploadHeaders.getOrDefault(KEY_CHECK, ""))) {
-            throw new S3Exception(S3Error.INVALID_REQUEST,
-                    "The provided encryption parameters did not match the ones used originally.");
-        }
-        return supplied;
+    private static Sealing sealing(CustomerKey customer) {
+        return new Sealing(customer.key(), true, Map.of(MODE, CUSTOMER_KEYS, KEY_CHECK, customer.key().check()),
+                Map.of(CUSTOMER + ALGORITHM, AES256, CUSTOMER + "key-MD5", customer.md5()));
     }
 
-    /** Adds the headers S3 answers about SSE-C content: its algorithm and the MD5 of the key the request sent. */
-    static void putResponseHeaders(Map<String, String> headers, Optional<CustomerKey> key) {
-        key.ifPresent(customer -> {
-            headers.put(CUSTOMER + ALGORITHM, "AES256");
-            headers.put(CUSTOMER + "key-MD5", customer.md5());
-        });
+    /** A fresh data key for SSE-S3, wrapped by the current master key. */
+    private Sealing newDataKey(String algorithm) {
+        switch (algorithm) {
+            case AES256 -> { }
+            case "aws:kms", "aws:kms:dsse" -> throw new S3Exception(S3Error.NOT_IMPLEMENTED,
+                    "Server-side encryption with AWS KMS keys (SSE-KMS) is not implemented by Hangar yet (the request "
+                            + "or the bucket's default encryption has " + HEADER + ": " + algorithm + ").");
+            default -> throw new S3Exception(S3Error.INVALID_ARGUMENT,
+                    "The encryption method specified is not supported: " + algorithm);
+        }
+        MasterKeys keys = masterKeys.orElseThrow(() -> new S3Exception(S3Error.NOT_IMPLEMENTED,
+                "Server-side encryption with Hangar-managed keys (SSE-S3) needs a master key, and none is "
+                        + "configured: see hangar.encryption.master-key-file."));
+        ContentKey dataKey = ContentKey.random();
+        return new Sealing(dataKey, false, Map.of(MODE, AES256, DATA_KEY, keys.wrap(dataKey, DATA_KEY_PURPOSE)),
+                Map.of(HEADER, AES256));
+    }
+
+    /** The data key an SSE-S3 version or upload stores, unwrapped. */
+    private Sealing unwrapped(Map<String, String> stored) {
+        String wrapped = stored.getOrDefault(DATA_KEY, "");
+        MasterKeys keys = masterKeys.orElseThrow(() -> new S3Exception(S3Error.INTERNAL_ERROR,
+                "The object is encrypted with a master key (SSE-S3), and no master key is configured: see "
+                        + "hangar.encryption.master-key-file."));
+        try {
+            return new Sealing(keys.unwrap(wrapped, DATA_KEY_PURPOSE), false, Map.of(), Map.of(HEADER, AES256));
+        } catch (MasterKeys.UnknownMasterKeyException e) {
+            throw new S3Exception(S3Error.INTERNAL_ERROR, "The object is encrypted with master key " + e.id()
+                    + ", which is not configured (hangar.encryption.previous-master-key-files keeps retired keys).");
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3Error.INTERNAL_ERROR, "The object's stored data key is damaged: " + e.getMessage());
+        }
     }
 
     private Optional<CustomerKey> customerKey(S3Request request, String prefix) {
@@ -202,6 +310,13 @@ final class ServerSideEncryption {
 
     private static boolean isCustomerHeader(String name, String prefix) {
         return name.equals(prefix + ALGORITHM) || name.equals(prefix + KEY) || name.equals(prefix + KEY_MD5);
+    }
+
+    /** The operations that make new content, which take {@code x-amz-server-side-encryption}. */
+    private static boolean createsContent(S3Operation operation) {
+        return operation instanceof S3Operation.PutObject
+                || operation instanceof S3Operation.CopyObject
+                || operation instanceof S3Operation.CreateMultipartUpload;
     }
 
     /** The operations S3 takes SSE-C headers for the object's own content. */

@@ -128,7 +128,7 @@ class SealedFormatTest {
         assertThat(other.matches(check)).isFalse();
         assertThat(key.check()).isNotEqualTo(check);
         assertThat(key.matches("not a check")).isFalse();
-        assertThat(key.toString()).doesNotContain(java.util.HexFormat.of().formatHex(new byte[0]) + "material");
+        assertThat(key.toString()).isEqualTo("ContentKey[redacted]");
     }
 
     private static byte[] seal(byte[] plain, ContentKey key) throws IOException {

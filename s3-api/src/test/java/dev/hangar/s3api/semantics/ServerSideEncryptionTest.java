@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.hangar.s3api.S3Error;
+import dev.hangar.s3api.encryption.MasterKeys;
 import dev.hangar.s3api.request.RequestHeaders;
 import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,11 +26,16 @@ class ServerSideEncryptionTest {
     private static final String KEY_MD5 = Base64.getEncoder().encodeToString(Etags.md5().digest(KEY));
     private static final String CUSTOMER = "x-amz-server-side-encryption-customer-";
 
-    private final ServerSideEncryption overTlsOnly = new ServerSideEncryption(false);
+    private static final MasterKeys MASTER_KEYS = MasterKeys.of(new byte[32], List.of());
+
+    private final ServerSideEncryption overTlsOnly = encryption(false);
+
+    private static ServerSideEncryption encryption(boolean customerKeysOverHttp) {
+        return new ServerSideEncryption(customerKeysOverHttp, Optional.of(MASTER_KEYS), bucket -> Optional.empty());
+    }
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
-            "x-amz-server-side-encryption|SSE-S3, SSE-KMS",
             "X-Amz-Server-Side-Encryption-Aws-Kms-Key-Id|SSE-KMS",
             "x-amz-server-side-encryption-context|SSE-KMS",
             "x-amz-server-side-encryption-bucket-key-enabled|Bucket Keys",
@@ -75,29 +82,30 @@ class ServerSideEncryptionTest {
 
         assertThatCode(() -> ServerSideEncryption.refuseUnsupported(new S3Operation.PutObject(), headers))
                 .doesNotThrowAnyException();
-        assertThat(overTlsOnly.requested(request(headers, true))).isEmpty();
+        assertThat(overTlsOnly.forWrite(request(headers, true), "bucket")).isEmpty();
     }
 
     @Test
     void readsACustomerKeyOverTlsAndEchoesItsMd5() {
-        CustomerKey key = overTlsOnly.requested(request(customerHeaders("AES256", KEY_BASE64, KEY_MD5), true))
+        Sealing sealing = overTlsOnly.forWrite(request(customerHeaders("AES256", KEY_BASE64, KEY_MD5), true), "bucket")
                 .orElseThrow();
 
-        assertThat(key.md5()).isEqualTo(KEY_MD5);
-        Map<String, String> response = new LinkedHashMap<>();
-        ServerSideEncryption.putResponseHeaders(response, java.util.Optional.of(key));
-        assertThat(response).containsEntry(CUSTOMER + "algorithm", "AES256").containsEntry(CUSTOMER + "key-MD5", KEY_MD5);
-        assertThat(key.toString()).doesNotContain(KEY_BASE64);
+        assertThat(sealing.responseHeaders()).containsEntry(CUSTOMER + "algorithm", "AES256")
+                .containsEntry(CUSTOMER + "key-MD5", KEY_MD5);
+        assertThat(sealing.keyedEtag()).isTrue();
+        assertThat(sealing.stored()).containsEntry(ServerSideEncryption.MODE, "SSE-C")
+                .containsKey(ServerSideEncryption.KEY_CHECK).doesNotContainKey(ServerSideEncryption.DATA_KEY);
+        assertThat(sealing.toString()).doesNotContain(KEY_BASE64);
     }
 
     @Test
     void refusesACustomerKeyOverPlainHttpUnlessTheOperatorAllowsIt() {
         S3Request plain = request(customerHeaders("AES256", KEY_BASE64, KEY_MD5), false);
 
-        var refused = assertS3Error(() -> overTlsOnly.requested(plain), S3Error.INVALID_REQUEST);
+        var refused = assertS3Error(() -> overTlsOnly.forWrite(plain, "bucket"), S3Error.INVALID_REQUEST);
 
         assertThat(refused.getMessage()).contains("secure connection");
-        assertThat(new ServerSideEncryption(true).requested(plain)).isPresent();
+        assertThat(encryption(true).forWrite(plain, "bucket")).isPresent();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -114,9 +122,55 @@ class ServerSideEncryptionTest {
         S3Request request = request(customerHeaders(algorithm, key, md5 == null && key != null && !what.equals("no MD5")
                 ? KEY_MD5 : md5), true);
 
-        var refused = assertS3Error(() -> overTlsOnly.requested(request), errorOf(code));
+        var refused = assertS3Error(() -> overTlsOnly.forWrite(request, "bucket"), errorOf(code));
 
         assertThat(refused.getMessage()).contains(message);
+    }
+
+    @Test
+    void sseS3GivesEachWriteAFreshDataKeyWrappedByTheMasterKey() {
+        S3Request aes = request(new RequestHeaders(Map.of("x-amz-server-side-encryption", List.of("AES256"))), false);
+
+        Sealing first = overTlsOnly.forWrite(aes, "bucket").orElseThrow();
+        Sealing second = overTlsOnly.forWrite(aes, "bucket").orElseThrow();
+
+        assertThat(first.keyedEtag()).as("SSE-S3's ETag is the MD5, as AWS's").isFalse();
+        assertThat(first.responseHeaders()).containsExactly(Map.entry("x-amz-server-side-encryption", "AES256"));
+        assertThat(first.stored()).containsEntry(ServerSideEncryption.MODE, "AES256")
+                .containsKey(ServerSideEncryption.DATA_KEY);
+        assertThat(first.stored().get(ServerSideEncryption.DATA_KEY)).startsWith(MASTER_KEYS.currentId() + ":")
+                .isNotEqualTo(second.stored().get(ServerSideEncryption.DATA_KEY));
+    }
+
+    @Test
+    void sseS3WithoutAMasterKeyOrSseKmsIsNotImplementedAndAnotherAlgorithmIsRefused() {
+        ServerSideEncryption keyless = new ServerSideEncryption(false, Optional.empty(), bucket -> Optional.empty());
+        assertThat(assertS3Error(() -> keyless.forWrite(withAlgorithm("AES256"), "b"), S3Error.NOT_IMPLEMENTED)
+                .getMessage()).contains("hangar.encryption.master-key-file");
+        assertThat(assertS3Error(() -> overTlsOnly.forWrite(withAlgorithm("aws:kms"), "b"), S3Error.NOT_IMPLEMENTED)
+                .getMessage()).contains("SSE-KMS");
+        assertS3Error(() -> overTlsOnly.forWrite(withAlgorithm("AES512"), "b"), S3Error.INVALID_ARGUMENT);
+        Map<String, List<String>> both = new LinkedHashMap<>(customerHeaders("AES256", KEY_BASE64, KEY_MD5).values());
+        both.put("x-amz-server-side-encryption", List.of("AES256"));
+        assertS3Error(() -> overTlsOnly.forWrite(request(new RequestHeaders(both), true), "b"), S3Error.INVALID_ARGUMENT);
+    }
+
+    @Test
+    void theBucketsDefaultAppliesToWritesThatAskForNothing() {
+        ServerSideEncryption defaults = new ServerSideEncryption(false, Optional.of(MASTER_KEYS),
+                bucket -> bucket.equals("encrypted") ? Optional.of("AES256") : Optional.empty());
+        S3Request plain = request(new RequestHeaders(Map.of()), false);
+
+        assertThat(defaults.forWrite(plain, "encrypted")).hasValueSatisfying(
+                sealing -> assertThat(sealing.stored()).containsEntry(ServerSideEncryption.MODE, "AES256"));
+        assertThat(defaults.forWrite(plain, "other")).isEmpty();
+        assertThat(defaults.forWrite(request(customerHeaders("AES256", KEY_BASE64, KEY_MD5), true), "encrypted"))
+                .as("an explicit customer key wins over the default").hasValueSatisfying(
+                        sealing -> assertThat(sealing.stored()).containsEntry(ServerSideEncryption.MODE, "SSE-C"));
+    }
+
+    private static S3Request withAlgorithm(String algorithm) {
+        return request(new RequestHeaders(Map.of("x-amz-server-side-encryption", List.of(algorithm))), false);
     }
 
     private static S3Error errorOf(String code) {
