@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads {@code hangar.encryption.*} into the key service's {@link MasterKeys}: the current key from the environment
@@ -17,6 +19,8 @@ import java.util.Optional;
  * key kept beside the data it protects protects nothing against whoever copies the folder.
  */
 final class MasterKeyFiles {
+    private static final Logger LOG = LoggerFactory.getLogger(MasterKeyFiles.class);
+
     private MasterKeyFiles() {}
 
     /** The configured master keys; none when no master key is configured (SSE-S3 is then refused). */
@@ -41,7 +45,10 @@ final class MasterKeyFiles {
         byte[] current = inline
                 ? decode(encryption.masterKey(), "hangar.encryption.master-key")
                 : read(encryption.masterKeyFile(), properties.dataDir());
-        return Optional.of(MasterKeys.of(current, previous));
+        MasterKeys keys = MasterKeys.of(current, previous);
+        // Ids only: derived from the keys, they tell which key a node has without revealing it.
+        LOG.info("SSE-S3 master keys: current {}, all {}", keys.currentId(), keys.ids());
+        return Optional.of(keys);
     }
 
     private static byte[] read(Path file, Path dataDir) {
