@@ -98,6 +98,13 @@ public enum S3Error {
     /** GetBucketOwnershipControls on a bucket that has none. */
     OWNERSHIP_CONTROLS_NOT_FOUND_ERROR("OwnershipControlsNotFoundError", 404,
             "The bucket ownership controls were not found"),
+    /**
+     * GetBucketEncryption on a bucket that has no default encryption configuration. AWS has answered
+     * every bucket with an AES256 configuration since 2023, when it began encrypting by default;
+     * Hangar does not, so it keeps the earlier answer.
+     */
+    SERVER_SIDE_ENCRYPTION_CONFIGURATION_NOT_FOUND_ERROR("ServerSideEncryptionConfigurationNotFoundError", 404,
+            "The server side encryption configuration was not found"),
     /** GetPublicAccessBlock on a bucket that has no PublicAccessBlock configuration. */
     NO_SUCH_PUBLIC_ACCESS_BLOCK_CONFIGURATION("NoSuchPublicAccessBlockConfiguration", 404,
             "The public access block configuration was not found"),

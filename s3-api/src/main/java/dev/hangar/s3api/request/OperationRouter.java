@@ -14,7 +14,6 @@ public final class OperationRouter {
 
     /** Sub-resources of buckets that S3 has and Hangar does not implement yet, with their GET names. */
     private static final List<Map.Entry<String, String>> UNSUPPORTED_BUCKET_RESOURCES = List.of(
-            Map.entry("encryption", "BucketEncryption"),
             Map.entry("replication", "BucketReplication"),
             Map.entry("logging", "BucketLogging"),
             Map.entry("notification", "BucketNotificationConfiguration"),

@@ -109,7 +109,8 @@ public sealed interface S3Operation {
         OBJECT_LOCK("object-lock", "ObjectLockConfiguration", false),
         PUBLIC_ACCESS_BLOCK("publicAccessBlock", "PublicAccessBlock", true),
         POLICY_STATUS("policyStatus", "BucketPolicyStatus", false),
-        OWNERSHIP_CONTROLS("ownershipControls", "BucketOwnershipControls", true);
+        OWNERSHIP_CONTROLS("ownershipControls", "BucketOwnershipControls", true),
+        ENCRYPTION("encryption", "BucketEncryption", true);
 
         private final String parameter;
         private final String noun;

@@ -16,6 +16,7 @@ import dev.hangar.s3api.xml.ObjectLockConfiguration;
 import dev.hangar.s3api.xml.OwnershipControls;
 import dev.hangar.s3api.xml.PublicAccessBlockConfiguration;
 import dev.hangar.s3api.xml.S3Xml;
+import dev.hangar.s3api.xml.ServerSideEncryptionConfiguration;
 import dev.hangar.s3api.xml.Tag;
 import dev.hangar.s3api.xml.TaggedResource;
 import dev.hangar.s3api.xml.Tagging;
@@ -36,7 +37,8 @@ import java.util.UUID;
 
 /**
  * Get, Put and Delete of a bucket's configuration documents: versioning, tagging, CORS, website,
- * lifecycle, policy (and its status), ACL, Object Lock, PublicAccessBlock and ownership controls. Each Put validates its document as S3 does and stores the
+ * lifecycle, policy (and its status), ACL, Object Lock, PublicAccessBlock, ownership controls and default
+ * encryption. Each Put validates its document as S3 does and stores the
  * canonical form {@link BucketConfigurations} reads back (the XML Hangar renders; the policy as the
  * JSON sent; the ACL as its canned name); each Get answers the stored document or the error S3
  * answers for none; each Delete answers 204 whether or not there was a document.
@@ -108,6 +110,12 @@ final class BucketConfigurationOperations {
                         S3Error.NO_SUCH_PUBLIC_ACCESS_BLOCK_CONFIGURATION);
                 case PUT -> putPublicAccessBlock(bucket, payload);
                 case DELETE -> delete(bucket, BucketConfigurations.PUBLIC_ACCESS_BLOCK);
+            };
+            case ENCRYPTION -> switch (verb) {
+                case GET -> getDocument(bucket, BucketConfigurations.ENCRYPTION,
+                        S3Error.SERVER_SIDE_ENCRYPTION_CONFIGURATION_NOT_FOUND_ERROR);
+                case PUT -> putEncryption(bucket, payload);
+                case DELETE -> delete(bucket, BucketConfigurations.ENCRYPTION);
             };
             case OBJECT_LOCK -> switch (verb) {
                 case GET -> getDocument(bucket, BucketConfigurations.OBJECT_LOCK,
@@ -310,6 +318,37 @@ final class BucketConfigurationOperations {
             AclWrites.requireOwnerOnly(configurations.acl(bucket));
         }
         configurations.put(bucket, BucketConfigurations.OWNERSHIP_CONTROLS, S3Xml.renderOwnershipControls(document));
+        return S3Response.empty(200);
+    }
+
+    // Default encryption
+
+    /**
+     * Sets the bucket's default encryption. Hangar implements SSE-S3 alone, so a configuration asking
+     * for anything more (SSE-KMS, DSSE-KMS, S3 Bucket Keys, or refusing SSE-C writes) is NotImplemented
+     * rather than stored and not applied: a client that asked for it would believe its objects got it.
+     */
+    private S3Response putEncryption(String bucket, Payload payload) {
+        ServerSideEncryptionConfiguration document = S3Xml.parseServerSideEncryptionConfiguration(xmlBody(payload));
+        switch (document.algorithm()) {
+            case AES256 -> {
+                // Applied by the writes, which ask BucketConfigurations#defaultEncryption.
+            }
+            case AWS_KMS -> throw new S3Exception(S3Error.NOT_IMPLEMENTED, "SSE-KMS (aws:kms) is not implemented "
+                    + "by Hangar: a bucket's default encryption can only be SSE-S3 (AES256).");
+            case AWS_KMS_DSSE -> throw new S3Exception(S3Error.NOT_IMPLEMENTED, "DSSE-KMS (aws:kms:dsse) is not "
+                    + "implemented by Hangar: a bucket's default encryption can only be SSE-S3 (AES256).");
+        }
+        if (document.bucketKeyEnabled()) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "S3 Bucket Keys are not implemented by Hangar "
+                    + "(they belong to SSE-KMS, which is not implemented either): BucketKeyEnabled can only be false.");
+        }
+        if (document.blockedEncryptionTypes().contains(ServerSideEncryptionConfiguration.EncryptionType.SSE_C)) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "Blocking SSE-C writes (BlockedEncryptionTypes SSE-C) "
+                    + "is not implemented by Hangar: BlockedEncryptionTypes can only be NONE.");
+        }
+        configurations.put(bucket, BucketConfigurations.ENCRYPTION,
+                S3Xml.renderServerSideEncryptionConfiguration(document));
         return S3Response.empty(200);
     }
 

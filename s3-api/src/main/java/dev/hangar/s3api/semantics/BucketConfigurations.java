@@ -40,6 +40,7 @@ final class BucketConfigurations {
     static final String OBJECT_LOCK = "object-lock";
     static final String PUBLIC_ACCESS_BLOCK = "public-access-block";
     static final String OWNERSHIP_CONTROLS = "ownership-controls";
+    static final String ENCRYPTION = "encryption";
 
     private final MetadataStore metadata;
     private final Map<String, CachedPolicy> policies = new ConcurrentHashMap<>();
@@ -128,6 +129,18 @@ final class BucketConfigurations {
     public boolean aclsDisabled(String bucket) {
         return objectOwnership(bucket).filter(ownership -> ownership == OwnershipControls.ObjectOwnership.BUCKET_OWNER_ENFORCED)
                 .isPresent();
+    }
+
+    /**
+     * The server-side encryption a write to the bucket gets when it asks for none: the {@code
+     * SSEAlgorithm} of the bucket's default encryption configuration as the {@code
+     * x-amz-server-side-encryption} header spells it ({@code AES256}, the only one PutBucketEncryption
+     * stores), or empty when the bucket has no configuration and such writes stay unencrypted.
+     */
+    public Optional<String> defaultEncryption(String bucket) {
+        return metadata.getBucketConfig(bucket, ENCRYPTION)
+                .map(document -> S3Xml.parseServerSideEncryptionConfiguration(new ByteArrayInputStream(document))
+                        .algorithm().wireName());
     }
 
     /** Present when Object Lock is enabled on the bucket; its default retention may be absent. */

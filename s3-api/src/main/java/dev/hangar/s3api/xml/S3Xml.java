@@ -388,6 +388,21 @@ public final class S3Xml {
         return OwnershipControlsDocuments.parse(body, CONFIGURATION_MAXIMUM_BYTES);
     }
 
+    /** GetBucketEncryption's {@code ServerSideEncryptionConfiguration}. */
+    public static byte[] renderServerSideEncryptionConfiguration(ServerSideEncryptionConfiguration configuration) {
+        return ServerSideEncryptionConfigurationDocuments.render(configuration);
+    }
+
+    /**
+     * A PutBucketEncryption body, bounded by {@link #CONFIGURATION_MAXIMUM_BYTES}: no {@code Rule} or
+     * more than one, no {@code ApplyServerSideEncryptionByDefault}, no {@code SSEAlgorithm} or one S3
+     * does not know, or an empty body is MalformedXML; a {@code KMSMasterKeyID} with {@code AES256} is
+     * InvalidArgument. Which algorithms Hangar applies is not the parser's business.
+     */
+    public static ServerSideEncryptionConfiguration parseServerSideEncryptionConfiguration(InputStream body) {
+        return ServerSideEncryptionConfigurationDocuments.parse(body, CONFIGURATION_MAXIMUM_BYTES);
+    }
+
     /** GetObjectRetention's {@code Retention}. */
     public static byte[] renderRetention(Retention retention) {
         return ObjectLockDocuments.renderRetention(retention);
