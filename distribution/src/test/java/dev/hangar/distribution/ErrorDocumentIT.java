@@ -49,12 +49,12 @@ class ErrorDocumentIT extends AbstractS3IT {
     @Test
     void operationsHangarLacksAnswerNotImplementedNamingTheOperation() {
         RawS3.Response response = raw.send(raw.sign(raw.request(SdkHttpMethod.GET, "/" + bucket)
-            .putRawQueryParameter("encryption", (String) null).build(), (byte[]) null, properties -> {
+            .putRawQueryParameter("replication", (String) null).build(), (byte[]) null, properties -> {
             }));
         assertThat(response.status()).isEqualTo(501);
         Element error = parse(response).getDocumentElement();
         assertThat(text(error, "Code")).isEqualTo("NotImplemented");
-        assertThat(text(error, "Message")).contains("GetBucketEncryption");
+        assertThat(text(error, "Message")).contains("GetBucketReplication");
     }
 
     @Test
