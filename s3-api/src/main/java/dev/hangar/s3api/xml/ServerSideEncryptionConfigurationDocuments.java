@@ -73,7 +73,8 @@ final class ServerSideEncryptionConfigurationDocuments {
                 ServerSideEncryptionConfiguration.Algorithm::wireName, SSE_ALGORITHM);
         String keyId = leaves.get(KMS_MASTER_KEY_ID);
         if (keyId != null && !algorithm.usesKms()) {
-            // S3's own words; AWS names the argument ApplyServerSideEncryptionByDefault.
+            // AWS's message; its error document also gives ArgumentName ApplyServerSideEncryptionByDefault,
+            // a field Hangar's error documents do not carry.
             throw RequestValues.invalidArgument(
                     "a KMSMasterKeyID is not applicable if the default sse algorithm is not aws:kms or aws:kms:dsse");
         }
