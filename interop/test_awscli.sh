@@ -279,6 +279,42 @@ presigned() {
   expect_contains "$(cat "$dir/expired.xml")" "<Code>AccessDenied</Code>" "answer to an expired presigned URL"
 }
 
+# ---- server-side encryption (the server runs with a master key, and takes SSE-C over plain HTTP here) ----
+
+sse_c() {
+  local dir key
+  dir=$(fresh_dir sse-c)
+  key="$dir/key.bin"
+  head -c 32 /dev/urandom >"$key"
+  aws s3 cp --no-progress "$fixtures/big.bin" "s3://$bucket/sse-c/big.bin" --sse-c AES256 --sse-c-key "fileb://$key"
+  aws s3 cp --no-progress "s3://$bucket/sse-c/big.bin" "$dir/big.bin" --sse-c AES256 --sse-c-key "fileb://$key"
+  same_content "$fixtures/big.bin" "$dir/big.bin"
+  expect_equal "$(aws s3api head-object --bucket "$bucket" --key sse-c/big.bin --sse-customer-algorithm AES256 \
+    --sse-customer-key "fileb://$key" --query SSECustomerAlgorithm --output text)" AES256 "head-object with the key"
+  if aws s3api head-object --bucket "$bucket" --key sse-c/big.bin >/dev/null; then
+    fail "head-object without the key answered"
+  fi
+  # SSE-C -> SSE-S3, then back down
+  aws s3 cp --no-progress "s3://$bucket/sse-c/big.bin" "s3://$bucket/sse-c/as-s3.bin" \
+    --sse-c-copy-source AES256 --sse-c-copy-source-key "fileb://$key" --sse AES256
+  aws s3 cp --no-progress "s3://$bucket/sse-c/as-s3.bin" "$dir/as-s3.bin"
+  same_content "$fixtures/big.bin" "$dir/as-s3.bin"
+}
+
+sse_s3() {
+  local dir
+  dir=$(fresh_dir sse-s3)
+  aws s3 cp --no-progress "$fixtures/big.bin" "s3://$bucket/sse-s3/big.bin" --sse AES256
+  aws s3 cp --no-progress "$fixtures/small.txt" "s3://$bucket/sse-s3/small.txt" --sse AES256
+  expect_equal "$(aws s3api head-object --bucket "$bucket" --key sse-s3/big.bin --query ServerSideEncryption \
+    --output text)" AES256 "ServerSideEncryption of the multipart upload"
+  aws s3 cp --no-progress "s3://$bucket/sse-s3/big.bin" "$dir/big.bin"
+  same_content "$fixtures/big.bin" "$dir/big.bin"
+  aws s3api get-object --bucket "$bucket" --key sse-s3/small.txt "$dir/small.txt" >"$dir/answer.json"
+  same_content "$fixtures/small.txt" "$dir/small.txt"
+  expect_contains "$(cat "$dir/answer.json")" '"ServerSideEncryption": "AES256"' "get-object answer"
+}
+
 deletes() {
   aws s3 rm "s3://$bucket/small.txt"
   aws s3api delete-object --bucket "$bucket" --key low/level.bin
@@ -459,6 +495,8 @@ step "s3 sync down, tree compared" sync_down
 step "s3 mv between buckets" move
 step "s3api create-multipart-upload, upload-part, list-parts, complete, abort" low_level_multipart
 step "s3 presign: GET with curl (an encoded key too), tampered and expired URLs refused" presigned
+step "SSE-C: s3 cp up and down (3 parts) with --sse-c-key, head-object with and without it, copy to SSE-S3" sse_c
+step "SSE-S3: s3 cp --sse AES256 (3 parts and small), read back without a key" sse_s3
 step "s3 rm, s3api delete-object(s), s3 rm --recursive, s3 rb" deletes
 step "versioning: s3api put-bucket-versioning Enabled" enable_versioning
 versioned_step "versioning: version ids, list-object-versions, get/head by version id" versions_and_get_by_id

@@ -369,6 +369,62 @@ def full_object_checksum(out):
     expect_equal(out, hashlib.sha256(got["Body"].read()).hexdigest(), sha256_file(BIG), "sha256 of the object")
 
 
+# SSE-C and SSE-S3 (the server runs with a master key, and takes SSE-C over plain HTTP for this suite).
+SSE_C_KEY = os.urandom(32)
+SSE_C = {"SSECustomerAlgorithm": "AES256", "SSECustomerKey": SSE_C_KEY}
+SSE_C_SOURCE = {"CopySourceSSECustomerAlgorithm": "AES256", "CopySourceSSECustomerKey": SSE_C_KEY}
+
+
+@step("SSE-C: put_object, get_object, head_object with the key; without it refused; upload_file / download_file (3 parts)")
+def sse_c(out):
+    body = b"sealed with a customer key\n"
+    put = s3.put_object(Bucket=bucket, Key="sse-c/small.txt", Body=body, **SSE_C)
+    expect_equal(out, put.get("SSECustomerAlgorithm"), "AES256", "algorithm echoed by PUT")
+    got = s3.get_object(Bucket=bucket, Key="sse-c/small.txt", **SSE_C)
+    expect_equal(out, got["Body"].read(), body, "body")
+    expect_equal(out, got.get("SSECustomerKeyMD5"), put.get("SSECustomerKeyMD5"), "key MD5 echoed by GET")
+    expect_equal(out, s3.head_object(Bucket=bucket, Key="sse-c/small.txt", **SSE_C)["ContentLength"], len(body),
+                 "content length")
+    expect_equal(out, error_code(s3.get_object, Bucket=bucket, Key="sse-c/small.txt"), "InvalidRequest",
+                 "GET without the key")
+    other_key = {"SSECustomerAlgorithm": "AES256", "SSECustomerKey": os.urandom(32)}
+    expect_equal(out, error_code(s3.get_object, Bucket=bucket, Key="sse-c/small.txt", **other_key), "AccessDenied",
+                 "GET with another key")
+    s3.upload_file(BIG, bucket, "sse-c/big.bin", Config=TRANSFER, ExtraArgs=SSE_C)
+    target = os.path.join(WORK, "sse-c-big.bin")
+    s3.download_file(bucket, "sse-c/big.bin", target, Config=TRANSFER, ExtraArgs=SSE_C)
+    same_content(out, BIG, target)
+    ranged = s3.get_object(Bucket=bucket, Key="sse-c/big.bin", Range="bytes=8388600-8388799", **SSE_C)
+    with open(BIG, "rb") as file:
+        file.seek(8388600)
+        expect_equal(out, ranged["Body"].read(), file.read(200), "range across a part boundary")
+
+
+@step("SSE-S3: put_object and upload_file (3 parts) with AES256, read back without a key; copies SSE-C <-> SSE-S3")
+def sse_s3(out):
+    body = b"sealed with a managed key\n"
+    put = s3.put_object(Bucket=bucket, Key="sse-s3/small.txt", Body=body, ServerSideEncryption="AES256")
+    expect_equal(out, put.get("ServerSideEncryption"), "AES256", "PUT answer")
+    got = s3.get_object(Bucket=bucket, Key="sse-s3/small.txt")
+    expect_equal(out, got["Body"].read(), body, "body")
+    expect_equal(out, got.get("ServerSideEncryption"), "AES256", "GET answer")
+    s3.upload_file(BIG, bucket, "sse-s3/big.bin", Config=TRANSFER, ExtraArgs={"ServerSideEncryption": "AES256"})
+    expect_equal(out, s3.head_object(Bucket=bucket, Key="sse-s3/big.bin").get("ServerSideEncryption"), "AES256",
+                 "HEAD of the multipart upload")
+    target = os.path.join(WORK, "sse-s3-big.bin")
+    s3.download_file(bucket, "sse-s3/big.bin", target, Config=TRANSFER)
+    same_content(out, BIG, target)
+    # SSE-C -> SSE-S3 (managed multipart copy, UploadPartCopy) and SSE-S3 -> SSE-C
+    s3.copy({"Bucket": bucket, "Key": "sse-c/big.bin"}, other, "sse-copies/to-s3.bin", Config=TRANSFER,
+            ExtraArgs={**SSE_C_SOURCE, "ServerSideEncryption": "AES256"})
+    s3.download_file(other, "sse-copies/to-s3.bin", target, Config=TRANSFER)
+    same_content(out, BIG, target)
+    s3.copy_object(Bucket=other, Key="sse-copies/to-c.txt", CopySource={"Bucket": bucket, "Key": "sse-s3/small.txt"},
+                   **SSE_C)
+    expect_equal(out, s3.get_object(Bucket=other, Key="sse-copies/to-c.txt", **SSE_C)["Body"].read(), body,
+                 "SSE-S3 copied to SSE-C")
+
+
 @step("generate_presigned_url: GET (encoded key, response override) and PUT with urllib, tampered and expired refused")
 def presigned(out):
     url = s3.generate_presigned_url("get_object", Params={"Bucket": bucket, "Key": "big/big.bin"}, ExpiresIn=300)

@@ -64,8 +64,14 @@ class InteropIT {
 
         Path work = Files.createDirectories(Path.of("target", "interop-it").toAbsolutePath());
         dataDir = Files.createTempDirectory(work, "data-");
+        // SSE-S3 needs a master key (an environment secret here, as outside the data folder); the suite's SSE-C
+        // steps talk plain HTTP, which the server refuses for customer keys unless told otherwise.
+        byte[] masterKey = new byte[32];
+        new java.security.SecureRandom().nextBytes(masterKey);
         server = PackagedServer.start(dataDir, "256m",
-            Map.of("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY, "HANGAR_ROOT_SECRET_KEY", SECRET_KEY));
+            Map.of("HANGAR_ROOT_ACCESS_KEY", ACCESS_KEY, "HANGAR_ROOT_SECRET_KEY", SECRET_KEY,
+                "HANGAR_ENCRYPTION_MASTER_KEY", java.util.Base64.getEncoder().encodeToString(masterKey),
+                "HANGAR_S3_CUSTOMER_KEYS_OVER_HTTP", "true"));
     }
 
     @AfterEach

@@ -47,6 +47,7 @@ class ManagedKeyEncryptionIT extends AbstractS3IT {
     @BeforeAll
     void createBucket() {
         bucket = createBucket("sse-s3");
+        s3.putObject(request -> request.bucket(bucket).key("copy-plain-source"), RequestBody.fromString("plain"));
     }
 
     @Test
@@ -167,6 +168,34 @@ class ManagedKeyEncryptionIT extends AbstractS3IT {
         assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key("mpu")
                 .range("bytes=" + (first.length - 10) + "-" + (first.length + 10))).asByteArray())
                 .isEqualTo(Arrays.copyOfRange(whole, first.length - 10, first.length + 11));
+    }
+
+    /** A bucket's default encryption seals the writes that ask for none; explicit SSE-C still wins. */
+    @Test
+    void theBucketsDefaultEncryptionSealsWritesThatAskForNone() {
+        String encrypted = createBucket("sse-default");
+        s3.putBucketEncryption(request -> request.bucket(encrypted).serverSideEncryptionConfiguration(configuration ->
+                configuration.rules(rule -> rule.applyServerSideEncryptionByDefault(
+                        encryption -> encryption.sseAlgorithm(ServerSideEncryption.AES256)))));
+        byte[] data = bytes(100_000);
+
+        assertThat(s3.putObject(request -> request.bucket(encrypted).key("put"), RequestBody.fromBytes(data))
+                .serverSideEncryption()).isEqualTo(ServerSideEncryption.AES256);
+        assertThat(s3.copyObject(request -> request.sourceBucket(bucket).sourceKey("copy-plain-source")
+                .destinationBucket(encrypted).destinationKey("copied")).serverSideEncryption())
+                .isEqualTo(ServerSideEncryption.AES256);
+        assertThat(s3.createMultipartUpload(request -> request.bucket(encrypted).key("mpu")).serverSideEncryption())
+                .isEqualTo(ServerSideEncryption.AES256);
+        s3.putObject(request -> request.bucket(encrypted).key("customer").sseCustomerAlgorithm("AES256")
+                .sseCustomerKey(customerKeyBase64).sseCustomerKeyMD5(customerKeyMd5), RequestBody.fromBytes(data));
+        assertS3Status(() -> s3.headObject(request -> request.bucket(encrypted).key("customer")), 400);
+        var got = s3.getObjectAsBytes(request -> request.bucket(encrypted).key("put"));
+        assertThat(got.asByteArray()).isEqualTo(data);
+        assertThat(got.response().serverSideEncryption()).isEqualTo(ServerSideEncryption.AES256);
+
+        s3.deleteBucketEncryption(request -> request.bucket(encrypted));
+        assertThat(s3.putObject(request -> request.bucket(encrypted).key("after"), RequestBody.fromBytes(data))
+                .serverSideEncryption()).isNull();
     }
 
     /** A random run of an SSE-S3 object's plaintext is in no data folder file; a plain object's is (the search works). */

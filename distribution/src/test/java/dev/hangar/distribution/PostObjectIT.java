@@ -479,26 +479,61 @@ class PostObjectIT extends AbstractS3IT {
         assertThat(stored.response().contentType()).isEqualTo("text/plain");
     }
 
-    /** Form fields ask for what a PUT's headers ask for: encryption is not implemented, nothing is stored. */
+    /**
+     * Form fields ask for what a PUT's headers ask for: {@code x-amz-server-side-encryption: AES256} and the SSE-C
+     * fields seal the file as a PUT's would; SSE-KMS is not implemented and stores nothing.
+     */
     @Test
-    void encryptionFieldsAreNotImplemented() {
-        for (String field : new String[] {"x-amz-server-side-encryption",
-                "x-amz-server-side-encryption-customer-algorithm"}) {
-            Form form = signedForm(Instant.now().plusSeconds(600),
-                "{\"bucket\": \"" + bucket + "\"}",
-                "[\"eq\", \"$key\", \"encrypted\"]",
-                "{\"" + field + "\": \"AES256\"}")
-                .field("key", "encrypted")
-                .field(field, "AES256");
+    void encryptionFieldsSealTheFileAsAPutsHeadersWould() {
+        Form managed = signedForm(Instant.now().plusSeconds(600),
+            "{\"bucket\": \"" + bucket + "\"}",
+            "[\"eq\", \"$key\", \"sse-s3\"]",
+            "{\"x-amz-server-side-encryption\": \"AES256\"}")
+            .field("key", "sse-s3")
+            .field("x-amz-server-side-encryption", "AES256");
+        RawS3.Response stored = post(managed.withFile("secret.txt", "text/plain", "managed".getBytes(StandardCharsets.UTF_8)));
+        assertThat(stored.status()).as("%s", stored).isEqualTo(204);
+        assertThat(stored.header("x-amz-server-side-encryption")).hasValue("AES256");
+        var got = s3.getObjectAsBytes(request -> request.bucket(bucket).key("sse-s3"));
+        assertThat(got.asUtf8String()).isEqualTo("managed");
+        assertThat(got.response().serverSideEncryptionAsString()).isEqualTo("AES256");
 
-            RawS3.Response response = post(form.withFile("secret.txt", "text/plain", "secret".getBytes(
-                StandardCharsets.UTF_8)));
-
-            assertThat(response.status()).as("%s: %s", field, response).isEqualTo(501);
-            assertThat(response.errorCode()).contains("NotImplemented");
-            assertThat(response.bodyText()).contains(field);
-            assertAbsent("encrypted");
+        byte[] key = new byte[32];
+        new java.util.Random(3).nextBytes(key);
+        String keyBase64 = java.util.Base64.getEncoder().encodeToString(key);
+        String keyMd5;
+        try {
+            keyMd5 = java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance("MD5").digest(key));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
+        Form customer = signedForm(Instant.now().plusSeconds(600),
+            "{\"bucket\": \"" + bucket + "\"}",
+            "[\"eq\", \"$key\", \"sse-c\"]",
+            "[\"starts-with\", \"$x-amz-server-side-encryption-customer-algorithm\", \"\"]",
+            "[\"starts-with\", \"$x-amz-server-side-encryption-customer-key\", \"\"]",
+            "[\"starts-with\", \"$x-amz-server-side-encryption-customer-key-MD5\", \"\"]")
+            .field("key", "sse-c")
+            .field("x-amz-server-side-encryption-customer-algorithm", "AES256")
+            .field("x-amz-server-side-encryption-customer-key", keyBase64)
+            .field("x-amz-server-side-encryption-customer-key-MD5", keyMd5);
+        RawS3.Response sealed = post(customer.withFile("secret.txt", "text/plain", "customer".getBytes(StandardCharsets.UTF_8)));
+        assertThat(sealed.status()).as("%s", sealed).isEqualTo(204);
+        assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key("sse-c")), 400);
+        assertThat(s3.getObjectAsBytes(request -> request.bucket(bucket).key("sse-c").sseCustomerAlgorithm("AES256")
+            .sseCustomerKey(keyBase64).sseCustomerKeyMD5(keyMd5)).asUtf8String()).isEqualTo("customer");
+
+        Form kms = signedForm(Instant.now().plusSeconds(600),
+            "{\"bucket\": \"" + bucket + "\"}",
+            "[\"eq\", \"$key\", \"encrypted\"]",
+            "{\"x-amz-server-side-encryption\": \"aws:kms\"}")
+            .field("key", "encrypted")
+            .field("x-amz-server-side-encryption", "aws:kms");
+        RawS3.Response response = post(kms.withFile("secret.txt", "text/plain", "secret".getBytes(StandardCharsets.UTF_8)));
+        assertThat(response.status()).as("%s", response).isEqualTo(501);
+        assertThat(response.errorCode()).contains("NotImplemented");
+        assertThat(response.bodyText()).contains("aws:kms");
+        assertAbsent("encrypted");
     }
 
     @Test

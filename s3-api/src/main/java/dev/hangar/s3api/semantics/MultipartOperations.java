@@ -161,25 +161,28 @@ final class MultipartOperations {
         }
         long from = offset;
         long count = length;
-        MessageDigest md5 = Etags.md5();
-        ContentWrite[] write = new ContentWrite[1];
-        List<BlockRef> blocks = Failures.io(() -> {
+        CopiedPart copied = Failures.io(() -> {
+            MessageDigest md5 = Etags.md5();
             try (ReaderLeases.Lease lease = content.hold(reading, original, sourceKey, from, count);
                     InputStream in = new DigestInputStream(content.open(original, sourceKey, from, count), md5)) {
-                write[0] = new ContentWrite(in, targetKey);
-                return content.writeBlocks(write[0].stream());
+                ContentWrite write = new ContentWrite(in, targetKey);
+                List<BlockRef> blocks = content.writeBlocks(write.stream());
+                return new CopiedPart(blocks, write.etag(md5.digest()));
             } catch (NoSuchBlockException missing) {
                 throw objects.copySourceGone(source, original, missing);
             }
         });
-        Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), count,
-                write[0].etag(md5.digest()), blocks, null);
+        Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), count, copied.etag(),
+                copied.blocks(), null);
         store(upload, part);
         Map<String, String> headers = new LinkedHashMap<>();
         objects.putCopySourceVersionId(headers, source.bucket(), original.versionId());
         targetKey.ifPresent(how -> headers.putAll(how.responseHeaders()));
         return S3Response.xml(200, headers, documents.copyPartResult(part.etag(), part.lastModified()));
     }
+
+    /** What a part copy stored, and the entity tag it gets. */
+    private record CopiedPart(List<BlockRef> blocks, String etag) {}
 
     /**
      * Completes an upload; a completion of an upload that is already complete (a client's retry, its

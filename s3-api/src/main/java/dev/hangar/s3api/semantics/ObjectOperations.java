@@ -22,8 +22,6 @@ import dev.hangar.s3api.xml.ObjectAttribute;
 import dev.hangar.s3api.xml.S3Xml;
 import dev.hangar.s3api.xml.VersioningConfiguration;
 import java.io.InputStream;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -284,70 +282,6 @@ final class ObjectOperations {
         return new Deletion(null, true, markerId);
     }
 
-    S3Response copy(S3Request request) {
-        String bucket = request.requireBucket();
-        String key = request.requireKey();
-        ObjectKeys.validate(key);
-        CopySource source = CopySource.parse(request.header("x-amz-copy-source"));
-        // Begun before the source is looked up, so that its blocks stay while they are copied.
-        try (ReaderLeases.Reading reading = content.beginRead()) {
-            return copy(request, bucket, key, source, reading);
-        }
-    }
-
-    private S3Response copy(S3Request request, String bucket, String key, CopySource source,
-            ReaderLeases.Reading reading) {
-        ObjectVersion original = copySource(source);
-        Optional<Sealing> sourceKey = encryption.forCopySource(request, original);
-        Conditions.forCopySource(request, original.etag(), original.lastModified());
-        String directive = Optional.ofNullable(request.header("x-amz-metadata-directive")).orElse("COPY");
-        if (!directive.equals("COPY") && !directive.equals("REPLACE")) {
-            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown metadata directive: " + directive);
-        }
-        String taggingDirective = Optional.ofNullable(request.header("x-amz-tagging-directive")).orElse("COPY");
-        if (!taggingDirective.equals("COPY") && !taggingDirective.equals("REPLACE")) {
-            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Unknown tagging directive: " + taggingDirective);
-        }
-        if (directive.equals("COPY") && source.versionId() == null && source.bucket().equals(bucket)
-                && source.key().equals(key) && !ServerSideEncryption.requestedExplicitly(request)
-                && !ServerSideEncryption.isCustomerKeyed(original)) {
-            throw new S3Exception(S3Error.INVALID_REQUEST,
-                    "This copy request is illegal because it is trying to copy an object to itself without changing "
-                            + "the object's metadata, storage class, website redirect location or encryption attributes.");
-        }
-        requireBucket(bucket);
-        Optional<Sealing> targetKey = encryption.forWrite(request, bucket);
-        ObjectHeaders headers = directive.equals("REPLACE") ? ObjectHeaders.from(request.headers()) : ObjectHeaders.of(original);
-        VersionSettings requested = settings(request, bucket);
-        VersionSettings settings = taggingDirective.equals("COPY")
-                ? new VersionSettings(original.tags(), requested.cannedAcl(), requested.lock())
-                : requested;
-        MessageDigest md5 = Etags.md5();
-        ContentWrite[] write = new ContentWrite[1];
-        ObjectContent stored = Failures.io(() -> {
-            try (ReaderLeases.Lease lease = content.hold(reading, original, sourceKey, 0, original.size());
-                    InputStream in = new DigestInputStream(content.open(original, sourceKey, 0, original.size()), md5)) {
-                write[0] = new ContentWrite(in, targetKey);
-                return content.write(write[0].stream(), write[0].storedLength(original.size()));
-            } catch (NoSuchBlockException missing) {
-                throw copySourceGone(source, original, missing);
-            }
-        });
-        Checksum checksum = original.checksum();
-        if (checksum != null && checksum.value().contains("-")) {
-            checksum = null;
-        }
-        Optional<VersioningConfiguration.Status> versioning = configurations.versioning(bucket);
-        ObjectVersion version = sealedWith(newVersion(bucket, key, versioning, original.size(),
-                write[0].etag(md5.digest()), stored, headers, checksum, List.of(), settings), targetKey);
-        commit(version);
-        Map<String, String> responseHeaders = new LinkedHashMap<>();
-        putCopySourceVersionId(responseHeaders, source.bucket(), original.versionId());
-        targetKey.ifPresent(how -> responseHeaders.putAll(how.responseHeaders()));
-        putVersionId(responseHeaders, version.versionId(), versioning);
-        return S3Response.xml(200, responseHeaders, documents.copyObjectResult(version));
-    }
-
     /**
      * The version an {@code x-amz-copy-source} names: its current version, or the one of its {@code
      * versionId}.
@@ -461,9 +395,9 @@ final class ObjectOperations {
                 checksum, partSizes, settings.tags(), lock, settings.cannedAcl(), null);
     }
 
-    /** How a write that asks for no encryption itself is sealed: as the bucket's default encryption says. */
-    Optional<Sealing> defaultSealing(String bucket) {
-        return encryption.forDefault(bucket);
+    /** How a write's new content is sealed, as its headers (a browser upload: its fields) or its bucket say. */
+    Optional<Sealing> sealingForWrite(S3Request request, String bucket) {
+        return encryption.forWrite(request, bucket);
     }
 
     /** A new version whose content is sealed as {@code sealing} says, with what it stores of that. */

@@ -121,7 +121,8 @@ final class PostObjectOperations {
 
         // Everything the form says about the object is checked before its file is read.
         RequestHeaders formHeaders = asHeaders(resolved);
-        ServerSideEncryption.refuse(formHeaders);
+        // The form's encryption fields are a PUT's headers: SSE-C and SSE-S3 taken, the rest refused.
+        ServerSideEncryption.refuseUnsupported(new dev.hangar.s3api.request.S3Operation.PutObject(), formHeaders);
         StorageClasses.requireStored(formHeaders);
         ObjectHeaders headers = ObjectHeaders.from(formHeaders);
         @Nullable String cannedAcl = aclField == null ? null : CannedAcl.fromHeaderValue(resolved.get("acl")).headerValue();
@@ -129,8 +130,9 @@ final class PostObjectOperations {
         Map<String, String> tags = tags(resolved.get("tagging"));
         PostSuccess success = PostSuccess.decide(resolved);
 
-        // Browser uploads take no encryption fields; the bucket's default encryption applies to them as to a PUT.
-        Optional<Sealing> sealing = objects.defaultSealing(bucket);
+        // As a PUT's headers would, the form's fields say how the file is sealed, else the bucket's default.
+        Optional<Sealing> sealing = objects.sealingForWrite(new S3Request(request.method(), bucket, key, Map.of(),
+                formHeaders, request.host(), request.requestId(), request.secure()), bucket);
         StoredFile stored = store(form.file(), policy, sealing);
         if (policy != null) {
             try {
@@ -145,7 +147,7 @@ final class PostObjectOperations {
                 stored.size(), stored.etag(), stored.content(), headers, null, List.of(),
                 new VersionSettings(tags, cannedAcl, null)), sealing).withOwnerKeyId(caller.accessKeyId());
         objects.commit(version);
-        return respond(request, form, success, version);
+        return respond(request, form, success, version, sealing);
     }
 
     /**
@@ -227,11 +229,13 @@ final class PostObjectOperations {
         return new StoredFile(stored, bounded.count(), Etags.of(md5.digest()));
     }
 
-    private S3Response respond(S3Request request, PostForm form, PostSuccess success, ObjectVersion version) {
+    private S3Response respond(S3Request request, PostForm form, PostSuccess success, ObjectVersion version,
+            Optional<Sealing> sealing) {
         String location = PostSuccess.objectLocation(bucketUrl(request, version.bucket(), form.context()),
                 version.key());
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("ETag", version.etag());
+        sealing.ifPresent(how -> headers.putAll(how.responseHeaders()));
         objects.putVersionId(headers, version.bucket(), version.versionId());
         return switch (success.status()) {
             case PostSuccess.SEE_OTHER -> {

@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class S3Service {
     private final ObjectOperations objects;
+    private final CopyOperations copies;
     private final BucketOperations buckets;
     private final MultipartOperations multipart;
     private final Documents documents;
@@ -45,9 +46,10 @@ public final class S3Service {
         this.configurations = new BucketConfigurations(node.metadata());
         this.guard = new AccessGuard(node.metadata(), configurations, clock);
         ServerSideEncryption encryption = new ServerSideEncryption(settings.customerKeysOverHttp(),
-                settings.masterKeys(), bucket -> java.util.Optional.empty());
+                settings.masterKeys(), configurations::defaultEncryption);
         this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, configurations, encryption,
                 clock);
+        this.copies = new CopyOperations(objects, content, encryption, configurations, documents);
         this.buckets = new BucketOperations(node.metadata(), objects, documents, settings, configurations, guard);
         this.multipart = new MultipartOperations(node.metadata(), content, objects, reclamation, documents,
                 new UploadIds(clock), configurations, encryption);
@@ -133,7 +135,7 @@ public final class S3Service {
             case S3Operation.ListMultipartUploads ignored -> multipart.listUploads(request);
             case S3Operation.DeleteObjects ignored -> buckets.deleteObjects(request, payload, caller);
             case S3Operation.PutObject ignored -> objects.put(request, payload);
-            case S3Operation.CopyObject ignored -> objects.copy(request);
+            case S3Operation.CopyObject ignored -> copies.copy(request);
             case S3Operation.GetObject ignored -> objects.get(request, false);
             case S3Operation.HeadObject ignored -> objects.get(request, true);
             case S3Operation.DeleteObject ignored -> objects.delete(request);

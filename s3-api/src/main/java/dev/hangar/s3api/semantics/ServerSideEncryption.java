@@ -87,17 +87,6 @@ final class ServerSideEncryption {
         }
     }
 
-    /**
-     * Refuses every encryption header: for browser uploads, whose form fields of these names are not implemented.
-     */
-    static void refuse(RequestHeaders headers) {
-        for (String name : headers.values().keySet()) {
-            if (name.startsWith(PREFIX) || name.startsWith(COPY_SOURCE_PREFIX)) {
-                throw notImplemented(name, null);
-            }
-        }
-    }
-
     /** Whether the request carries a customer key (SSE-C) for the object's own content. */
     static boolean suppliesCustomerKey(S3Request request) {
         return request.header(CUSTOMER + ALGORITHM) != null || request.header(CUSTOMER + KEY) != null
@@ -136,11 +125,6 @@ final class ServerSideEncryption {
             return bucketDefault.apply(bucket).map(this::newDataKey);
         }
         return Optional.of(newDataKey(algorithm.strip()));
-    }
-
-    /** For browser uploads, which take no encryption fields: the bucket's default. */
-    Optional<Sealing> forDefault(String bucket) {
-        return bucketDefault.apply(bucket).map(this::newDataKey);
     }
 
     /**
