@@ -4,6 +4,7 @@ import dev.hangar.bench.aot.TrainCommand;
 import dev.hangar.bench.load.BillionCommand;
 import dev.hangar.bench.load.ClusterLatencyCommand;
 import dev.hangar.bench.load.ColdStartCommand;
+import dev.hangar.bench.load.EncryptionCommand;
 import dev.hangar.bench.load.LatencyCommand;
 import dev.hangar.bench.load.MixedCommand;
 import dev.hangar.bench.load.SmallFilesCommand;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Command;
     description = {"S3 load generator: the seed benchmarks against any S3 endpoint. Every command stops by itself.",
         "cluster-lat needs no endpoint: it starts in-process cluster nodes and injects network delay."},
     subcommands = {MixedCommand.class, BillionCommand.class, SmallFilesCommand.class, LatencyCommand.class,
-        TimeToFirstByteCommand.class, ClusterLatencyCommand.class, TrainCommand.class,
+        TimeToFirstByteCommand.class, EncryptionCommand.class, ClusterLatencyCommand.class, TrainCommand.class,
         ColdStartCommand.class})
 public final class LoadGenerator implements Runnable {
 

@@ -21,8 +21,13 @@ final class Payloads {
     /** The random bytes of object {@code index}. */
     static byte[] bytes(long seed, long index, int size) {
         byte[] payload = new byte[size];
-        random(seed ^ 0x5DEECE66DL, index).nextBytes(payload);
+        payloadRandom(seed, index).nextBytes(payload);
         return payload;
+    }
+
+    /** The generator of the bytes of object {@code index}, for a payload made as it streams ({@link RandomPayloadStream}). */
+    static SplittableRandom payloadRandom(long seed, long index) {
+        return random(seed ^ 0x5DEECE66DL, index);
     }
 
     /**
