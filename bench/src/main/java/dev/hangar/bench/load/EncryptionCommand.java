@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -118,6 +119,10 @@ public final class EncryptionCommand extends LoadCommand {
         return exitCode(counted);
     }
 
+    private static List<Double> boxed(double[] values) {
+        return Arrays.stream(values).boxed().toList();
+    }
+
     /** One batch of one mode: objects {@code [from, to)}. */
     @FunctionalInterface
     private interface Batch {
@@ -174,6 +179,9 @@ public final class EncryptionCommand extends LoadCommand {
         private final AtomicLongArray written;
         private long putNanos;
         private long getNanos;
+        /** MiB/s of each round's batch, by round; NaN where the mode had no batch. */
+        private final double[] putRounds;
+        private final double[] getRounds;
 
         ModeRun(EncryptionMode mode, CustomerKey key, String folder, int count, long firstPayload) {
             this.mode = mode;
@@ -184,6 +192,10 @@ public final class EncryptionCommand extends LoadCommand {
             this.put = new OperationStats(folder + mode.label() + " PUT");
             this.get = new OperationStats(folder + mode.label() + " GET");
             this.written = new AtomicLongArray(count);
+            this.putRounds = new double[(count + concurrency - 1) / concurrency];
+            this.getRounds = new double[putRounds.length];
+            Arrays.fill(putRounds, Double.NaN);
+            Arrays.fill(getRounds, Double.NaN);
             for (int i = 0; i < count; i++) {
                 written.set(i, NOT_WRITTEN);
             }
@@ -194,6 +206,7 @@ public final class EncryptionCommand extends LoadCommand {
         }
 
         void putBatch(S3AsyncClient client, ExecutorService bodies, int from, int to) throws InterruptedException {
+            long bytesBefore = put.bytes();
             long start = System.nanoTime();
             BoundedLoad.run(to - from, concurrency, Deadline.after(Duration.ofDays(1)), i -> {
                 int index = from + i;
@@ -224,7 +237,9 @@ public final class EncryptionCommand extends LoadCommand {
                     }
                 });
             });
-            putNanos += System.nanoTime() - start;
+            long nanos = System.nanoTime() - start;
+            putNanos += nanos;
+            putRounds[from / concurrency] = EncryptionResult.mibPerSecond(put.bytes() - bytesBefore, nanos);
         }
 
         /** Why the PUT's answer does not show the mode asked for, or null if it does. */
@@ -240,6 +255,7 @@ public final class EncryptionCommand extends LoadCommand {
         }
 
         void getBatch(S3AsyncClient client, int from, int to) throws InterruptedException {
+            long bytesBefore = get.bytes();
             long start = System.nanoTime();
             BoundedLoad.run(to - from, concurrency, Deadline.after(Duration.ofDays(1)), i -> {
                 int index = from + i;
@@ -264,7 +280,9 @@ public final class EncryptionCommand extends LoadCommand {
                     }
                 });
             });
-            getNanos += System.nanoTime() - start;
+            long nanos = System.nanoTime() - start;
+            getNanos += nanos;
+            getRounds[from / concurrency] = EncryptionResult.mibPerSecond(get.bytes() - bytesBefore, nanos);
         }
 
         /** A 501 marks the mode as not supported by the endpoint; any other failure is a failed request. */
@@ -297,7 +315,7 @@ public final class EncryptionCommand extends LoadCommand {
 
         EncryptionResult result() {
             return new EncryptionResult(mode, put.count(), get.count(), put.errors() + get.errors(), put.bytes(), putNanos, get.bytes(),
-                getNanos, put.percentileMillis(50), get.percentileMillis(50), unsupported.get());
+                getNanos, put.percentileMillis(50), get.percentileMillis(50), boxed(putRounds), boxed(getRounds), unsupported.get());
         }
     }
 }
