@@ -14,6 +14,7 @@ record Component(String name, List<String> classPrefixes) {
             new Component("access checks (policies, ACLs)", List.of("dev.hangar.s3api.access.")),
             new Component("XML", List.of("dev.hangar.s3api.xml.", "com.fasterxml.", "javax.xml.", "com.sun.org.apache.xerces.")),
             new Component("body checksums (MD5, CRC)", List.of("dev.hangar.s3api.checksum.")),
+            new Component("encryption (SSE: AES-GCM sealing and unsealing)", List.of("dev.hangar.s3api.encryption.")),
             new Component("S3 semantics (operations, settings)", List.of("dev.hangar.s3api.semantics.",
                     "dev.hangar.s3api.lifecycle.", "dev.hangar.s3api.cors.", "dev.hangar.s3api.website.")),
             new Component("routing, request and response", List.of("dev.hangar.s3api.")),

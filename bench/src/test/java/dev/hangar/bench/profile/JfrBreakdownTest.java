@@ -18,6 +18,9 @@ class JfrBreakdownTest {
         assertThat(JfrBreakdown.component(List.of("dev.hangar.s3api.xml.ListingWriter", "dev.hangar.s3api.web.S3Handler")))
                 .isEqualTo("XML");
         assertThat(JfrBreakdown.component(List.of("dev.hangar.s3api.web.S3Handler"))).isEqualTo("routing, request and response");
+        assertThat(JfrBreakdown.component(List.of("com.sun.crypto.provider.GaloisCounterMode", "javax.crypto.Cipher",
+                "dev.hangar.s3api.encryption.UnsealingStream", "dev.hangar.s3api.semantics.SealedReader")))
+                .isEqualTo("encryption (SSE: AES-GCM sealing and unsealing)");
     }
 
     @Test
