@@ -93,10 +93,11 @@ public final class EncryptionCommand extends LoadCommand {
             if (warmup > 0) {
                 inRounds(warmups, warmup, (run, from, to) -> run.putBatch(client, bodies, from, to));
                 inRounds(warmups, warmup, (run, from, to) -> run.getBatch(client, from, to));
-                for (ModeRun run : warmups) {
+                for (int i = 0; i < warmups.size(); i++) {
+                    ModeRun run = warmups.get(i);
                     counted.addAll(List.of(run.put, run.get, run.deleteAll(client)));
                     // A mode refused in the warm-up is not tried again.
-                    runs.get(warmups.indexOf(run)).unsupported.set(run.unsupported.get());
+                    runs.get(i).unsupported.set(run.unsupported.get());
                 }
             }
             inRounds(runs, objects, (run, from, to) -> run.putBatch(client, bodies, from, to));
