@@ -3,12 +3,11 @@ package dev.hangar.distribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.distribution.support.DataFolderScan;
+import dev.hangar.distribution.support.Digests;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
@@ -325,10 +324,6 @@ class CustomerKeyEncryptionIT extends AbstractS3IT {
     }
 
     private static byte[] md5(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("MD5").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.md5().digest(bytes);
     }
 }

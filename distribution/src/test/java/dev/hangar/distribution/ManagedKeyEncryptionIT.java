@@ -3,10 +3,9 @@ package dev.hangar.distribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hangar.distribution.support.DataFolderScan;
+import dev.hangar.distribution.support.Digests;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
@@ -234,10 +233,6 @@ class ManagedKeyEncryptionIT extends AbstractS3IT {
     }
 
     private static byte[] md5(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("MD5").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.md5().digest(bytes);
     }
 }

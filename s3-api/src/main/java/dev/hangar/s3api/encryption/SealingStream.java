@@ -13,7 +13,7 @@ import javax.crypto.spec.SecretKeySpec;
  * Plaintext in, its {@link SealedFormat sealed} stream out, one segment at a time: at most one segment of
  * plaintext and one of ciphertext are held, whatever the object's size.
  */
-public final class SealingStream extends InputStream {
+public final class SealingStream extends SegmentBuffer {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final InputStream plain;
@@ -22,15 +22,13 @@ public final class SealingStream extends InputStream {
     private final SecretKeySpec streamKey;
     private final Cipher cipher;
     private final byte[] input = new byte[SealedFormat.SEGMENT + 1];
-    private final byte[] output = new byte[SealedFormat.SEALED_SEGMENT];
-    private int outputLength;
-    private int outputPosition;
     /** Plaintext read ahead of the current segment (to know whether that segment is the last): 0 or 1 byte. */
     private int carried;
     private long index;
     private boolean sealedLast;
 
     public SealingStream(InputStream plain, ContentKey key) {
+        super(SealedFormat.SEALED_SEGMENT);
         this.plain = Objects.requireNonNull(plain);
         this.key = key;
         RANDOM.nextBytes(salt);
@@ -47,30 +45,9 @@ public final class SealingStream extends InputStream {
         return key.etag(salt, plaintextMd5);
     }
 
-    @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-        Objects.checkFromIndexSize(offset, length, buffer.length);
-        if (length == 0) {
-            return 0;
-        }
-        if (outputPosition == outputLength && !fill()) {
-            return -1;
-        }
-        int n = Math.min(length, outputLength - outputPosition);
-        System.arraycopy(output, outputPosition, buffer, offset, n);
-        outputPosition += n;
-        return n;
-    }
-
     /** Seals the next segment; false once the last has been read. */
-    private boolean fill() throws IOException {
+    @Override
+    boolean fill() throws IOException {
         if (sealedLast) {
             return false;
         }

@@ -14,16 +14,13 @@ import javax.crypto.spec.SecretKeySpec;
  * leave: damaged or reordered data, data sealed with another key, or a stream cut short fails the read with an
  * {@link IOException} instead of yielding wrong bytes.
  */
-public final class UnsealingStream extends InputStream {
+public final class UnsealingStream extends SegmentBuffer {
     private final InputStream sealed;
     private final SecretKeySpec streamKey;
     private final Cipher cipher;
     private final long lastIndex;
     private final long endIndex;
     private final byte[] input = new byte[SealedFormat.SEALED_SEGMENT];
-    private final byte[] output = new byte[SealedFormat.SEGMENT];
-    private int outputLength;
-    private int outputPosition;
     private long index;
 
     /**
@@ -32,6 +29,7 @@ public final class UnsealingStream extends InputStream {
      * @param run the segments {@code sealed} holds, of a stream of which plaintext length
      */
     public UnsealingStream(InputStream sealed, ContentKey key, byte[] salt, SegmentRun run) {
+        super(SealedFormat.SEGMENT);
         this.sealed = Objects.requireNonNull(sealed);
         this.streamKey = key.streamKey(salt);
         this.cipher = Ciphers.gcm();
@@ -40,46 +38,9 @@ public final class UnsealingStream extends InputStream {
         this.index = run.firstIndex();
     }
 
-    @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-        Objects.checkFromIndexSize(offset, length, buffer.length);
-        if (length == 0) {
-            return 0;
-        }
-        while (outputPosition == outputLength) {
-            if (!fill()) {
-                return -1;
-            }
-        }
-        int n = Math.min(length, outputLength - outputPosition);
-        System.arraycopy(output, outputPosition, buffer, offset, n);
-        outputPosition += n;
-        return n;
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-        long skipped = 0;
-        while (skipped < n) {
-            if (outputPosition == outputLength && !fill()) {
-                break;
-            }
-            int step = (int) Math.min(n - skipped, outputLength - outputPosition);
-            outputPosition += step;
-            skipped += step;
-        }
-        return skipped;
-    }
-
     /** Opens the next segment; false at the end of the run. */
-    private boolean fill() throws IOException {
+    @Override
+    boolean fill() throws IOException {
         int filled = sealed.readNBytes(input, 0, input.length);
         if (filled == 0) {
             if (index < endIndex) {
