@@ -21,6 +21,7 @@ import dev.hangar.metadata.state.Outcome;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -109,6 +110,16 @@ final class ReplicatedMetadata implements MetadataStore {
     @Override
     public List<AccessKey> listAccessKeys() {
         return replication.read("listAccessKeys", store::listAccessKeys);
+    }
+
+    @Override
+    public Optional<byte[]> getServiceConfig(String kind, String name) {
+        return replication.read("getServiceConfig", () -> store.getServiceConfig(kind, name));
+    }
+
+    @Override
+    public SortedMap<String, byte[]> listServiceConfigs(String kind) {
+        return replication.read("listServiceConfigs", () -> store.listServiceConfigs(kind));
     }
 
     // The node's bookkeeping

@@ -19,7 +19,7 @@ public final class ReplicationStats {
     /** The kinds of read a {@link Replication}'s state counts. */
     public static final List<String> READS = List.of("getBucket", "listBuckets", "getObject", "getVersion",
             "listObjects", "listVersions", "getUpload", "getPart", "listParts", "listUploads", "getBucketConfig",
-            "getAccessKey", "listAccessKeys");
+            "getAccessKey", "listAccessKeys", "getServiceConfig", "listServiceConfigs");
 
     private final Map<String, Counts> commands = new ConcurrentHashMap<>();
     private final Map<String, Counts> reads = new ConcurrentHashMap<>();

@@ -12,6 +12,7 @@ import dev.hangar.metadata.state.Outcome;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -373,6 +374,31 @@ public interface MetadataStore extends AutoCloseable {
     /** Removes the configuration document of one kind; false if there was none. */
     default boolean deleteBucketConfig(String bucket, String kind) {
         return apply(new MetadataCommand.DeleteBucketConfig(bucket, kind)).value();
+    }
+
+    // Service configurations
+
+    /**
+     * A configuration document of the service itself (not of a bucket), by kind and name; empty if there is none.
+     * Kinds and names follow {@link ServiceConfigNames} (not empty, no U+0000; else {@link
+     * IllegalArgumentException}); documents are opaque bytes to the store, as a bucket's are.
+     */
+    Optional<byte[]> getServiceConfig(String kind, String name);
+
+    /**
+     * Every configuration document of a kind, by name in name order: {@link ServiceConfigNames#ORDER}, the UTF-8
+     * bytes, as every listing of the store.
+     */
+    SortedMap<String, byte[]> listServiceConfigs(String kind);
+
+    /** Stores a service configuration document, replacing any previous one of that kind and name. */
+    default void putServiceConfig(String kind, String name, byte[] document) {
+        apply(new MetadataCommand.PutServiceConfig(kind, name, document)).value();
+    }
+
+    /** Removes a service configuration document; false if there was none. */
+    default boolean deleteServiceConfig(String kind, String name) {
+        return apply(new MetadataCommand.DeleteServiceConfig(kind, name)).value();
     }
 
     // Access keys

@@ -24,6 +24,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *       JVM rather than throw).
  *   <li>An access key lock, one for all keys (their mutations are rare), serialises the
  *       read-modify-write of access keys; taken with the open lock only.
+ *   <li>A service configuration lock, one for all of them (operators change them, rarely), does the
+ *       same for service configuration documents.
  * </ul>
  *
  * <p>Locks are always taken in that order (open, bucket, key), at most one of each, so they cannot
@@ -37,6 +39,7 @@ public final class StoreLocks {
     private final ReentrantReadWriteLock[] bucketLocks = new ReentrantReadWriteLock[BUCKET_STRIPES];
     private final ReentrantLock[] keyLocks = new ReentrantLock[KEY_STRIPES];
     private final ReentrantLock accessKeyLock = new ReentrantLock();
+    private final ReentrantLock serviceConfigLock = new ReentrantLock();
     // Guarded by openLock.
     private boolean closed;
 
@@ -102,6 +105,16 @@ public final class StoreLocks {
         };
     }
 
+    /** For a read-modify-write of service configuration documents. */
+    public Held serviceConfigs() {
+        Held open = open();
+        serviceConfigLock.lock();
+        return () -> {
+            serviceConfigLock.unlock();
+            open.close();
+        };
+    }
+
     /**
      * The locks a command's read-modify-write needs: the bucket's write side to create or delete a
      * bucket, the key's for versions and uploads, the kind's for configurations, the access keys'.
@@ -122,6 +135,8 @@ public final class StoreLocks {
             case MetadataCommand.PutAccessKey put -> accessKeys();
             case MetadataCommand.DeleteAccessKey delete -> accessKeys();
             case MetadataCommand.ChangeAccessKey change -> accessKeys();
+            case MetadataCommand.PutServiceConfig put -> serviceConfigs();
+            case MetadataCommand.DeleteServiceConfig delete -> serviceConfigs();
         };
     }
 

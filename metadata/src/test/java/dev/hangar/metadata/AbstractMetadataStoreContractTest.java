@@ -1908,6 +1908,161 @@ public abstract class AbstractMetadataStoreContractTest {
         assertThat(store.getBucketConfig("photos", "versioning")).isPresent();
     }
 
+    // Service configurations
+
+    @Test
+    void serviceConfigurationsArePutReadReplacedAndDeleted() {
+        byte[] wrapped = {0, 1, 2, (byte) 0xFF};
+        assertThat(store.getServiceConfig("kms-key", "key-1")).isEmpty();
+
+        store.putServiceConfig("kms-key", "key-1", wrapped);
+
+        assertThat(store.getServiceConfig("kms-key", "key-1")).hasValueSatisfying(
+                document -> assertThat(document).isEqualTo(wrapped));
+        assertThat(store.getServiceConfig("kms-key", "key-2")).isEmpty();
+        assertThat(store.getServiceConfig("account", "key-1")).isEmpty();
+
+        byte[] rewrapped = "rewrapped".getBytes(UTF_8);
+        store.putServiceConfig("kms-key", "key-1", rewrapped);
+        assertThat(store.getServiceConfig("kms-key", "key-1")).hasValueSatisfying(
+                document -> assertThat(document).isEqualTo(rewrapped));
+        assertThat(store.listServiceConfigs("kms-key")).containsOnlyKeys("key-1");
+
+        assertThat(store.deleteServiceConfig("kms-key", "key-1")).isTrue();
+        assertThat(store.deleteServiceConfig("kms-key", "key-1")).isFalse();
+        assertThat(store.deleteServiceConfig("kms-key", "never")).isFalse();
+        assertThat(store.getServiceConfig("kms-key", "key-1")).isEmpty();
+        assertThat(store.listServiceConfigs("kms-key")).isEmpty();
+
+        // Put again after a delete: a tombstone does not hide a later write.
+        store.putServiceConfig("kms-key", "key-1", wrapped);
+        assertThat(store.getServiceConfig("kms-key", "key-1")).isPresent();
+    }
+
+    @Test
+    void serviceConfigurationsListByKindInNameOrder() {
+        // Written out of order, with names whose UTF-8 order is not their UTF-16 order (U+E000 sorts before
+        // U+1D11E in UTF-16, after it in UTF-8), and one name in two kinds.
+        List<String> names = List.of("key-b", "key-a", "\uE000", "𝄞", "a/b/c", "a", "ä", "Z");
+        for (String name : names) {
+            store.putServiceConfig("kms-key", name, name.getBytes(UTF_8));
+        }
+        store.putServiceConfig("account", "key-a", new byte[] {42});
+        store.putServiceConfig("kms-keys", "key-c", new byte[] {43});
+
+        Map<String, byte[]> listed = store.listServiceConfigs("kms-key");
+
+        assertThat(new ArrayList<>(listed.keySet())).isEqualTo(names.stream().sorted(UTF8_ORDER).toList());
+        listed.forEach((name, document) -> assertThat(document).as(name).isEqualTo(name.getBytes(UTF_8)));
+        assertThat(store.listServiceConfigs("account")).containsOnlyKeys("key-a");
+        assertThat(store.listServiceConfigs("account").get("key-a")).containsExactly(42);
+        assertThat(store.listServiceConfigs("kms-keys")).containsOnlyKeys("key-c");
+        assertThat(store.listServiceConfigs("kms")).isEmpty();
+        assertThat(store.listServiceConfigs("nothing")).isEmpty();
+    }
+
+    @Test
+    void serviceConfigurationNamesTakeAnyCharacterButNoneOrUPlus0000() {
+        List<String> odd = List.of("a/b", "/", "ünï 日本 😀", " ", "..", "%2F", "tab\there");
+        for (String kind : odd) {
+            for (String name : odd) {
+                store.putServiceConfig(kind, name, (kind + "|" + name).getBytes(UTF_8));
+            }
+        }
+        for (String kind : odd) {
+            assertThat(store.listServiceConfigs(kind)).as(kind).hasSize(odd.size());
+            for (String name : odd) {
+                assertThat(store.getServiceConfig(kind, name)).as(kind + "|" + name).hasValueSatisfying(
+                        document -> assertThat(new String(document, UTF_8)).isEqualTo(kind + "|" + name));
+            }
+        }
+
+        // Refused alike by every store, for every operation, before anything is written.
+        for (String bad : List.of("", "a\0b", "\0")) {
+            assertThatThrownBy(() -> store.putServiceConfig(bad, "name", new byte[] {1}))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.putServiceConfig("kind", bad, new byte[] {1}))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.getServiceConfig(bad, "name")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.getServiceConfig("kind", bad)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.deleteServiceConfig(bad, "name"))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.deleteServiceConfig("kind", bad))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.listServiceConfigs(bad)).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(store.listServiceConfigs("kind")).isEmpty();
+    }
+
+    @Test
+    void serviceConfigurationsShareNothingWithBuckets() throws Exception {
+        // A bucket named as the kind, with a configuration named as the document: each stays apart.
+        store.createBucket(bucket("kms-key"));
+        store.putBucketConfig("kms-key", "key-1", new byte[] {1});
+        store.putServiceConfig("kms-key", "key-1", new byte[] {2});
+
+        assertThat(store.getBucketConfig("kms-key", "key-1")).hasValueSatisfying(
+                document -> assertThat(document).containsExactly(1));
+        assertThat(store.getServiceConfig("kms-key", "key-1")).hasValueSatisfying(
+                document -> assertThat(document).containsExactly(2));
+        assertThat(store.listServiceConfigs("kms-key")).containsOnlyKeys("key-1");
+
+        assertThat(store.deleteBucketConfig("kms-key", "key-1")).isTrue();
+        assertThat(store.deleteBucket("kms-key")).isTrue();
+        assertThat(store.getServiceConfig("kms-key", "key-1")).isPresent();
+        assertThat(store.listBuckets()).isEmpty();
+        assertThat(store.statistics().buckets()).isZero();
+    }
+
+    @Test
+    void largeAndEmptyServiceConfigurationDocumentsAreKeptWhole() {
+        byte[] large = new byte[64 * 1024];
+        new java.util.Random(7).nextBytes(large);
+
+        store.putServiceConfig("kms-key", "large", large);
+        store.putServiceConfig("kms-key", "empty", new byte[0]);
+
+        assertThat(store.getServiceConfig("kms-key", "large")).hasValueSatisfying(
+                document -> assertThat(document).isEqualTo(large));
+        assertThat(store.getServiceConfig("kms-key", "empty")).hasValueSatisfying(
+                document -> assertThat(document).isEmpty());
+        Map<String, byte[]> listed = store.listServiceConfigs("kms-key");
+        assertThat(listed).containsOnlyKeys("empty", "large");
+        assertThat(listed.get("large")).isEqualTo(large);
+        assertThat(listed.get("empty")).isEmpty();
+    }
+
+    @Test
+    void aCallerChangingItsArraysChangesNothingStored() {
+        byte[] given = {1, 2, 3};
+        store.putServiceConfig("kms-key", "key-1", given);
+        given[0] = 9;
+
+        store.getServiceConfig("kms-key", "key-1").orElseThrow()[1] = 9;
+        store.listServiceConfigs("kms-key").get("key-1")[2] = 9;
+
+        assertThat(store.getServiceConfig("kms-key", "key-1")).hasValueSatisfying(
+                document -> assertThat(document).containsExactly(1, 2, 3));
+        assertThat(store.listServiceConfigs("kms-key").get("key-1")).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void serviceConfigurationsSurviveCloseAndReopen() {
+        assumeThat(isDurable()).as("store keeps data across reopen").isTrue();
+        store.putServiceConfig("kms-key", "key-1", new byte[] {1});
+        store.putServiceConfig("kms-key", "key-2", new byte[] {2});
+        store.putServiceConfig("kms-key", "gone", new byte[] {3});
+        assertThat(store.deleteServiceConfig("kms-key", "gone")).isTrue();
+
+        store.close();
+        store = openStore();
+
+        assertThat(store.getServiceConfig("kms-key", "key-1")).hasValueSatisfying(
+                document -> assertThat(document).containsExactly(1));
+        assertThat(store.getServiceConfig("kms-key", "gone")).isEmpty();
+        assertThat(store.listServiceConfigs("kms-key")).containsOnlyKeys("key-1", "key-2");
+    }
+
     // Access key permissions
 
     @Test

@@ -4,6 +4,7 @@ import static dev.hangar.metadata.listing.ByteKeys.concat;
 import static dev.hangar.metadata.listing.ByteKeys.string;
 import static dev.hangar.metadata.listing.ByteKeys.utf8;
 
+import dev.hangar.metadata.ServiceConfigNames;
 import dev.hangar.metadata.listing.ByteKeys;
 
 /**
@@ -20,6 +21,9 @@ import dev.hangar.metadata.listing.ByteKeys;
  *       list by key, then by id, as in the single-node store
  *   <li>{@code P 0 uploadId}: parts, sort key the part number as 4 bytes big-endian
  *   <li>{@code K}: access keys, sort key the id
+ *   <li>{@code S 0 kind}: configuration documents of the service itself (not of a bucket), sort key the name;
+ *       a tag of their own, so they never meet a bucket's keys, and a kind is one partition key, so that
+ *       listing a kind is one range
  *   <li>{@code D}: marks of bucket deletions in progress, sort key {@code bucket 0 markId}, so that
  *       a bucket's marks are one range ({@link BucketDeletion})
  * </ul>
@@ -36,6 +40,7 @@ final class MetaKeys {
     static final byte PART_TAG = 'P';
     static final byte ACCESS_KEY_TAG = 'K';
     static final byte DELETION_TAG = 'D';
+    static final byte SERVICE_CONFIG_TAG = 'S';
     static final byte SEPARATOR = 0;
 
     private MetaKeys() {}
@@ -63,6 +68,14 @@ final class MetaKeys {
 
     static byte[] configs(String bucket) {
         return scoped(CONFIG_TAG, bucketName(bucket));
+    }
+
+    static byte[] serviceConfigs(String kind) {
+        return scoped(SERVICE_CONFIG_TAG, ServiceConfigNames.requireKind(kind));
+    }
+
+    static byte[] serviceConfigName(String name) {
+        return utf8(ServiceConfigNames.requireName(name));
     }
 
     static byte[] objects(String bucket) {

@@ -4,6 +4,7 @@ import dev.hangar.cluster.table.Entry;
 import dev.hangar.metadata.AccessKey;
 import dev.hangar.metadata.BucketRecord;
 import dev.hangar.metadata.PartListing;
+import dev.hangar.metadata.ServiceConfigNames;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.listing.ByteKeys;
 import dev.hangar.metadata.listing.KeyLayout;
@@ -13,10 +14,11 @@ import dev.hangar.metadata.listing.ListingRules;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Listings of the records other than objects: buckets, access keys, multipart uploads and parts,
+ * Listings of the records other than objects: buckets, access keys, service configurations, multipart uploads and parts,
  * each a range of one partition key ({@link MetaKeys}) read a quorum page at a time; uploads and
  * parts page by {@link ListingRules}, as on a single node.
  */
@@ -49,6 +51,18 @@ final class RecordListings {
             keys.add(AccessKeyValue.decodeKey(ByteKeys.string(id, 0, id.length), entry.value()));
         }
         return keys;
+    }
+
+    /** A kind's documents, the whole range of its partition key: a quorum read, merged as any range read is. */
+    SortedMap<String, byte[]> listServiceConfigs(String kind) {
+        SortedMap<String, byte[]> documents = ServiceConfigNames.newListing();
+        RangeCursor cursor = new RangeCursor(source, MetaKeys.serviceConfigs(kind), new byte[0], MAX_PAGE,
+                "list service configurations " + kind);
+        for (Entry entry = cursor.take(); entry != null; entry = cursor.take()) {
+            byte[] name = entry.sortKey();
+            documents.put(ByteKeys.string(name, 0, name.length), RecordFormat.decodeBucketConfig(entry.value()));
+        }
+        return documents;
     }
 
     PartListing listParts(String uploadId, int afterPartNumber, int maxParts) {

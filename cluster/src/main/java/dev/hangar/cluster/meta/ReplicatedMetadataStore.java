@@ -37,6 +37,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -300,6 +301,8 @@ public final class ReplicatedMetadataStore implements MetadataStore {
             case MetadataCommand.PutAccessKey put -> true;
             case MetadataCommand.DeleteAccessKey delete -> true;
             case MetadataCommand.ChangeAccessKey change -> true;
+            case MetadataCommand.PutServiceConfig put -> true;
+            case MetadataCommand.DeleteServiceConfig delete -> true;
             default -> false;
         };
     }
@@ -417,6 +420,24 @@ public final class ReplicatedMetadataStore implements MetadataStore {
     public List<AccessKey> listAccessKeys() {
         try (var held = locks.open()) {
             return recordListings.listAccessKeys();
+        }
+    }
+
+    /** From the settings cache, as a bucket's configuration: a change through any node drops every node's copy. */
+    @Override
+    public Optional<byte[]> getServiceConfig(String kind, String name) {
+        try (var held = locks.open()) {
+            return Replies.join(settings.get(MetaKeys.serviceConfigs(kind), MetaKeys.serviceConfigName(name)),
+                            "read service configuration " + kind + " " + name)
+                    .map(entry -> RecordFormat.decodeBucketConfig(entry.value()));
+        }
+    }
+
+    /** From the quorum, as the access keys list: listings are never cached. */
+    @Override
+    public SortedMap<String, byte[]> listServiceConfigs(String kind) {
+        try (var held = locks.open()) {
+            return recordListings.listServiceConfigs(kind);
         }
     }
 

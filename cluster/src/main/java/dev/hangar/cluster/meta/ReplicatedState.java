@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * EntrySource} (the quorum, or what a blind write learned), writes are buffered ({@link
  * PendingWrites}) and sent by the store once the state machine is done, as one multi-entry write.
  *
- * <p>Bucket records, configurations and access keys are read through the {@link SettingsCache},
+ * <p>Bucket records, configurations, access keys and service configurations are read through the {@link SettingsCache},
  * except by the commands that change them ({@code fresh}), which read them from the quorum. The
  * versions of a key are read once per command ({@link KeyRead}): its newest, or all of them when
  * the state machine asks for all.
@@ -162,6 +162,13 @@ final class ReplicatedState implements MetadataState {
         return read.map(entry -> AccessKeyValue.decodeKey(accessKeyId, entry.value()));
     }
 
+    @Override
+    public Optional<byte[]> serviceConfig(String kind, String name) {
+        return setting(MetaKeys.serviceConfigs(kind), MetaKeys.serviceConfigName(name),
+                "read service configuration " + kind + " " + name)
+                .map(entry -> RecordFormat.decodeBucketConfig(entry.value()));
+    }
+
     // Writes
 
     /** Also clears configurations that a deletion of an earlier bucket of this name, interrupted by a crash, left. */
@@ -272,6 +279,21 @@ final class ReplicatedState implements MetadataState {
     @Override
     public void removeAccessKey(String accessKeyId) {
         writes.delete(MetaKeys.accessKeys(), ByteKeys.utf8(accessKeyId));
+        settingsChanged = true;
+    }
+
+    // Stored as a bucket's configuration is (one record format for opaque documents), merged as one: last writer
+    // wins, and a removal is a tombstone.
+    @Override
+    public void putServiceConfig(String kind, String name, byte[] document) {
+        writes.put(MetaKeys.serviceConfigs(kind), MetaKeys.serviceConfigName(name),
+                RecordFormat.encodeBucketConfig(document));
+        settingsChanged = true;
+    }
+
+    @Override
+    public void removeServiceConfig(String kind, String name) {
+        writes.delete(MetaKeys.serviceConfigs(kind), MetaKeys.serviceConfigName(name));
         settingsChanged = true;
     }
 

@@ -15,7 +15,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Recent quorum reads of the small records every S3 request consults — bucket records, bucket
- * configurations (policy, ACL, versioning, object lock, ...) and access keys — kept for a short
+ * configurations (policy, ACL, versioning, object lock, ...), access keys and the service's own
+ * configuration documents (KMS keys, ...) — kept for a short
  * time, so that a request pays its inter-node round for the object it is about, not for four
  * settings of its bucket first.
  *
@@ -59,7 +60,7 @@ final class SettingsCache {
 
     /**
      * Whether records of {@code partitionKey} may be cached here: bucket records, bucket
-     * configurations and access keys. Objects, uploads and parts never are, so their writes need
+     * configurations, access keys and service configurations. Objects, uploads and parts never are, so their writes need
      * neither a forget nor an invalidation round.
      */
     static boolean holds(byte[] partitionKey) {
@@ -67,7 +68,8 @@ final class SettingsCache {
             return false;
         }
         byte tag = partitionKey[0];
-        return tag == MetaKeys.BUCKET_TAG || tag == MetaKeys.CONFIG_TAG || tag == MetaKeys.ACCESS_KEY_TAG;
+        return tag == MetaKeys.BUCKET_TAG || tag == MetaKeys.CONFIG_TAG || tag == MetaKeys.ACCESS_KEY_TAG
+                || tag == MetaKeys.SERVICE_CONFIG_TAG;
     }
 
     /**

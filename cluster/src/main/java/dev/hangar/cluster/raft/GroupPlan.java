@@ -24,12 +24,12 @@ import org.apache.ratis.protocol.RaftGroupId;
  * so no committed command is lost; no bucket moves between groups.
  *
  * <p>What a partition holds in this mode: a whole bucket (its record, configuration, objects, versions and
- * uploads, by the partition of the bucket's name) or the access keys (one partition). A bucket in one group
+ * uploads, by the partition of the bucket's name) or the access keys and the service configurations (one partition). A bucket in one group
  * makes listings, the bucket-not-empty check and every conditional write a single group's linearizable
  * operation; the price is that one bucket's writes go through one leader.
  */
 record GroupPlan(long layoutVersion, Partitioning partitioning, List<Group> byPartition) {
-    /** The route of the access keys: no bucket is named with a zero byte. */
+    /** The route of the access keys and the service configurations: no bucket is named with a zero byte. */
     static final String ACCESS_KEYS = "\u0000access-keys";
 
     /**

@@ -11,6 +11,7 @@ import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
 import dev.hangar.metadata.PartListing;
+import dev.hangar.metadata.ServiceConfigNames;
 import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
@@ -23,6 +24,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
@@ -136,6 +138,24 @@ final class RaftMetadata implements MetadataStore {
     public List<AccessKey> listAccessKeys() {
         check();
         return replication.read(new ReadQuery.ListAccessKeys(), GroupPlan.ACCESS_KEYS);
+    }
+
+    /** A settings read of the access keys' group, which holds the service's own records ({@link Routes}). */
+    @Override
+    public Optional<byte[]> getServiceConfig(String kind, String name) {
+        check();
+        // Refused here as by every store, rather than in whichever member the read is forwarded to.
+        ServiceConfigNames.requireKind(kind);
+        ServiceConfigNames.requireName(name);
+        return replication.read(new ReadQuery.GetServiceConfig(kind, name), GroupPlan.ACCESS_KEYS);
+    }
+
+    /** A linearizable read of that group, as the access keys list. */
+    @Override
+    public SortedMap<String, byte[]> listServiceConfigs(String kind) {
+        check();
+        ServiceConfigNames.requireKind(kind);
+        return replication.read(new ReadQuery.ListServiceConfigs(kind), GroupPlan.ACCESS_KEYS);
     }
 
     // The node's bookkeeping, over its own replicas

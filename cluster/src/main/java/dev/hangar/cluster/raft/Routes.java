@@ -2,7 +2,10 @@ package dev.hangar.cluster.raft;
 
 import dev.hangar.metadata.command.MetadataCommand;
 
-/** Which group a command goes to: the route {@link GroupPlan#groupOf} takes (a bucket, or the access keys). */
+/**
+ * Which group a command goes to: the route {@link GroupPlan#groupOf} takes (a bucket, or the access keys). Service
+ * configurations go with the access keys: both are the service's own records, named by no bucket.
+ */
 final class Routes {
     private Routes() {}
 
@@ -22,6 +25,8 @@ final class Routes {
             case MetadataCommand.PutAccessKey ignored -> GroupPlan.ACCESS_KEYS;
             case MetadataCommand.DeleteAccessKey ignored -> GroupPlan.ACCESS_KEYS;
             case MetadataCommand.ChangeAccessKey ignored -> GroupPlan.ACCESS_KEYS;
+            case MetadataCommand.PutServiceConfig ignored -> GroupPlan.ACCESS_KEYS;
+            case MetadataCommand.DeleteServiceConfig ignored -> GroupPlan.ACCESS_KEYS;
         };
     }
 }

@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -162,6 +163,16 @@ public final class RoundRobinStore implements MetadataStore {
     @Override
     public List<AccessKey> listAccessKeys() {
         return next().listAccessKeys();
+    }
+
+    @Override
+    public Optional<byte[]> getServiceConfig(String kind, String name) {
+        return next().getServiceConfig(kind, name);
+    }
+
+    @Override
+    public SortedMap<String, byte[]> listServiceConfigs(String kind) {
+        return next().listServiceConfigs(kind);
     }
 
     @Override

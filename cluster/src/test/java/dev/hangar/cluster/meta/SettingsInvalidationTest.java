@@ -110,6 +110,37 @@ class SettingsInvalidationTest {
     }
 
     @Test
+    void serviceConfigurationChangesApplyAtOnceOnEveryNode() {
+        // Every node has cached the absence first: only the invalidation can make them see the put.
+        for (String node : List.of("a", "b", "c")) {
+            assertThat(store(node).getServiceConfig("kms-key", "key-1")).isEmpty();
+        }
+
+        store("a").putServiceConfig("kms-key", "key-1", bytes("wrapped-1"));
+        for (String node : List.of("a", "b", "c")) {
+            assertThat(store(node).getServiceConfig("kms-key", "key-1")).as("through %s", node).hasValueSatisfying(
+                    document -> assertThat(new String(document, UTF_8)).isEqualTo("wrapped-1"));
+            assertThat(store(node).listServiceConfigs("kms-key")).as("through %s", node).containsOnlyKeys("key-1");
+        }
+
+        store("c").putServiceConfig("kms-key", "key-1", bytes("rewrapped"));
+        store("c").putServiceConfig("kms-key", "key-2", bytes("wrapped-2"));
+        for (String node : List.of("a", "b", "c")) {
+            assertThat(store(node).getServiceConfig("kms-key", "key-1")).as("through %s", node).hasValueSatisfying(
+                    document -> assertThat(new String(document, UTF_8)).isEqualTo("rewrapped"));
+            assertThat(store(node).listServiceConfigs("kms-key")).as("through %s", node)
+                    .containsOnlyKeys("key-1", "key-2");
+        }
+
+        assertThat(store("b").deleteServiceConfig("kms-key", "key-1")).isTrue();
+        for (String node : List.of("a", "b", "c")) {
+            assertThat(store(node).getServiceConfig("kms-key", "key-1")).as("through %s", node).isEmpty();
+            assertThat(store(node).listServiceConfigs("kms-key")).as("through %s", node).containsOnlyKeys("key-2");
+        }
+        assertThat(store("a").deleteServiceConfig("kms-key", "key-1")).isFalse();
+    }
+
+    @Test
     void accessKeyGrantsAndRevocationsApplyAtOnceOnEveryNode() {
         assertThat(store("b").getAccessKey("AKIDREADER0000000001")).isEmpty();
 

@@ -41,6 +41,34 @@ class RaftReplicationTest {
     }
 
     @Test
+    void aServiceConfigurationPutThroughOneNodeIsSeenThroughEveryNodeRightAfter() {
+        try (RaftCluster cluster = RaftCluster.start(dir, 3, RaftSettings.Reads.LEASE)) {
+            for (int round = 0; round < 3; round++) {
+                ClusterNode writer = cluster.node(round % 3);
+                byte[] document = ("wrapped " + round).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                writer.metadata().putServiceConfig("kms-key", "key-" + round, document);
+                for (ClusterNode node : cluster.nodes()) {
+                    long before = node.replication().stats().reads().getOrDefault("getServiceConfig",
+                            new dev.hangar.cluster.ReplicationStats.Totals(0, 0)).rounds();
+                    assertThat(node.metadata().getServiceConfig("kms-key", "key-" + round))
+                            .as("round %d, written through %s, read through %s", round, writer, node)
+                            .hasValueSatisfying(found -> assertThat(found).isEqualTo(document));
+                    long after = node.replication().stats().reads().get("getServiceConfig").rounds();
+                    assertThat(after - before).as("a member reads settings from its own replica").isZero();
+                    assertThat(node.metadata().listServiceConfigs("kms-key")).as("through %s", node)
+                            .hasSize(round + 1);
+                }
+            }
+            assertThat(cluster.node(1).metadata().deleteServiceConfig("kms-key", "key-0")).isTrue();
+            for (ClusterNode node : cluster.nodes()) {
+                assertThat(node.metadata().getServiceConfig("kms-key", "key-0")).as("through %s", node).isEmpty();
+                assertThat(node.metadata().listServiceConfigs("kms-key")).as("through %s", node)
+                        .containsOnlyKeys("key-1", "key-2");
+            }
+        }
+    }
+
+    @Test
     void aSettingsChangeIsSeenThroughEveryMemberWithoutARound() throws Exception {
         try (RaftCluster cluster = RaftCluster.start(dir, 3, RaftSettings.Reads.LEASE)) {
             Applied<Boolean> created = cluster.node(1).replication().submit(new MetadataCommand.CreateBucket(

@@ -14,10 +14,12 @@ import dev.hangar.metadata.command.MetadataCommand.CreateUpload;
 import dev.hangar.metadata.command.MetadataCommand.DeleteAccessKey;
 import dev.hangar.metadata.command.MetadataCommand.DeleteBucket;
 import dev.hangar.metadata.command.MetadataCommand.DeleteBucketConfig;
+import dev.hangar.metadata.command.MetadataCommand.DeleteServiceConfig;
 import dev.hangar.metadata.command.MetadataCommand.DeleteVersion;
 import dev.hangar.metadata.command.MetadataCommand.PutAccessKey;
 import dev.hangar.metadata.command.MetadataCommand.PutBucketConfig;
 import dev.hangar.metadata.command.MetadataCommand.PutPart;
+import dev.hangar.metadata.command.MetadataCommand.PutServiceConfig;
 import dev.hangar.metadata.command.MetadataCommand.PutVersion;
 import dev.hangar.metadata.rocksdb.RecordFormat;
 import java.time.Instant;
@@ -63,6 +65,8 @@ import java.util.List;
  *   <li>{@code PutAccessKey}: access key
  *   <li>{@code DeleteAccessKey}: accessKeyId
  *   <li>{@code ChangeAccessKey}: accessKeyId, access key change
+ *   <li>{@code PutServiceConfig}: kind, name, document (bytes)
+ *   <li>{@code DeleteServiceConfig}: kind, name
  * </ol>
  *
  * Values inside commands, each variant by a tag byte counted from 0 as in {@link RecordFormat}:
@@ -124,6 +128,8 @@ public final class CommandCodec {
     private static final int PUT_ACCESS_KEY = 12;
     private static final int DELETE_ACCESS_KEY = 13;
     private static final int CHANGE_ACCESS_KEY = 14;
+    private static final int PUT_SERVICE_CONFIG = 15;
+    private static final int DELETE_SERVICE_CONFIG = 16;
 
     private static final int NONE = 0;
     private static final int IF_ABSENT = 1;
@@ -237,6 +243,17 @@ public final class CommandCodec {
                 writer.writeString(change.accessKeyId());
                 writeAccessKeyChange(writer, change.change(), 1);
             }
+            case PutServiceConfig put -> {
+                writer.writeByte(PUT_SERVICE_CONFIG);
+                writer.writeString(put.kind());
+                writer.writeString(put.name());
+                writer.writeBytes(put.document());
+            }
+            case DeleteServiceConfig delete -> {
+                writer.writeByte(DELETE_SERVICE_CONFIG);
+                writer.writeString(delete.kind());
+                writer.writeString(delete.name());
+            }
         }
         return writer.toByteArray();
     }
@@ -282,6 +299,8 @@ public final class CommandCodec {
             case PUT_ACCESS_KEY -> new PutAccessKey(reader.readAccessKey());
             case DELETE_ACCESS_KEY -> new DeleteAccessKey(reader.readString());
             case CHANGE_ACCESS_KEY -> new ChangeAccessKey(reader.readString(), readAccessKeyChange(reader, 1));
+            case PUT_SERVICE_CONFIG -> new PutServiceConfig(reader.readString(), reader.readString(), reader.readBytes());
+            case DELETE_SERVICE_CONFIG -> new DeleteServiceConfig(reader.readString(), reader.readString());
             default -> throw reader.invalid("unknown command tag " + tag + " (a later release wrote it?)");
         };
     }

@@ -6,6 +6,7 @@ import dev.hangar.metadata.MultipartUpload;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
 import dev.hangar.metadata.Precondition;
+import dev.hangar.metadata.ServiceConfigNames;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  */
 public sealed interface MetadataCommand<R> {
 
-    /** The bucket the command changes, or null for commands on access keys. */
+    /** The bucket the command changes, or null for commands on access keys and service configurations. */
     @Nullable String bucket();
 
     // Buckets
@@ -235,6 +236,55 @@ public sealed interface MetadataCommand<R> {
         public ChangeAccessKey {
             Objects.requireNonNull(accessKeyId, "accessKeyId");
             Objects.requireNonNull(change, "change");
+        }
+
+        @Override
+        public @Nullable String bucket() {
+            return null;
+        }
+    }
+
+    // Service configurations
+
+    /**
+     * Stores a configuration document of the service itself (not of a bucket), replacing the previous one of that
+     * kind and name; the result is always true. Kind and name follow {@link ServiceConfigNames}.
+     */
+    record PutServiceConfig(String kind, String name, byte[] document) implements MetadataCommand<Boolean> {
+        public PutServiceConfig {
+            ServiceConfigNames.requireKind(kind);
+            ServiceConfigNames.requireName(name);
+            Objects.requireNonNull(document, "document");
+        }
+
+        @Override
+        public @Nullable String bucket() {
+            return null;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof PutServiceConfig that && kind.equals(that.kind) && name.equals(that.name)
+                    && Arrays.equals(document, that.document);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(kind, name, Arrays.hashCode(document));
+        }
+
+        // The document may be key material (wrapped, but still): its length is all a log line needs.
+        @Override
+        public String toString() {
+            return "PutServiceConfig[kind=" + kind + ", name=" + name + ", " + document.length + " bytes]";
+        }
+    }
+
+    /** Removes a service configuration document; false if there was none. */
+    record DeleteServiceConfig(String kind, String name) implements MetadataCommand<Boolean> {
+        public DeleteServiceConfig {
+            ServiceConfigNames.requireKind(kind);
+            ServiceConfigNames.requireName(name);
         }
 
         @Override

@@ -55,6 +55,8 @@ public final class OutcomeCodec {
                 case MetadataCommand.PutAccessKey c -> FLAG;
                 case MetadataCommand.DeleteAccessKey c -> FLAG;
                 case MetadataCommand.ChangeAccessKey c -> ACCESS_KEY;
+                case MetadataCommand.PutServiceConfig c -> FLAG;
+                case MetadataCommand.DeleteServiceConfig c -> FLAG;
             };
         }
     }

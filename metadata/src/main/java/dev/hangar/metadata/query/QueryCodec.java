@@ -11,12 +11,14 @@ import dev.hangar.metadata.query.ReadQuery.GetBucket;
 import dev.hangar.metadata.query.ReadQuery.GetBucketConfig;
 import dev.hangar.metadata.query.ReadQuery.GetObject;
 import dev.hangar.metadata.query.ReadQuery.GetPart;
+import dev.hangar.metadata.query.ReadQuery.GetServiceConfig;
 import dev.hangar.metadata.query.ReadQuery.GetUpload;
 import dev.hangar.metadata.query.ReadQuery.GetVersion;
 import dev.hangar.metadata.query.ReadQuery.ListAccessKeys;
 import dev.hangar.metadata.query.ReadQuery.ListBuckets;
 import dev.hangar.metadata.query.ReadQuery.ListObjects;
 import dev.hangar.metadata.query.ReadQuery.ListParts;
+import dev.hangar.metadata.query.ReadQuery.ListServiceConfigs;
 import dev.hangar.metadata.query.ReadQuery.ListUploads;
 import dev.hangar.metadata.query.ReadQuery.ListVersions;
 import java.util.Objects;
@@ -55,6 +57,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code GetBucketConfig}: bucket, kind
  *   <li>{@code GetAccessKey}: accessKeyId
  *   <li>{@code ListAccessKeys}: nothing
+ *   <li>{@code GetServiceConfig}: kind, name
+ *   <li>{@code ListServiceConfigs}: kind
  * </ol>
  *
  * A result is a format byte ({@code 1}), the tag of the query it answers (so that an answer to
@@ -65,6 +69,8 @@ import org.jspecify.annotations.Nullable;
  *       number (unsigned varint) and body, its uploadId being the query's; optional configuration
  *       document: bytes
  *   <li>{@code List} of bucket records or access keys: a list
+ *   <li>{@code SortedMap} of service configuration documents: a varint count, then each name (string) and
+ *       document (bytes), in the map's order (names by UTF-8 bytes)
  *   <li>{@code ObjectListing}: list of versions, list of common prefixes (strings), truncated,
  *       nullable nextMarker
  *   <li>{@code VersionListing}: list of (version, latest boolean), list of common prefixes,
@@ -129,6 +135,8 @@ public final class QueryCodec {
             case GetBucketConfig get -> strings(writer, get.bucket(), get.kind());
             case GetAccessKey get -> writer.writeString(get.accessKeyId());
             case ListAccessKeys list -> {}
+            case GetServiceConfig get -> strings(writer, get.kind(), get.name());
+            case ListServiceConfigs list -> writer.writeString(list.kind());
         }
         return writer.toByteArray();
     }
@@ -214,6 +222,8 @@ public final class QueryCodec {
             case GET_BUCKET_CONFIG -> new GetBucketConfig(reader.readString(), reader.readString());
             case GET_ACCESS_KEY -> new GetAccessKey(reader.readString());
             case LIST_ACCESS_KEYS -> new ListAccessKeys();
+            case GET_SERVICE_CONFIG -> new GetServiceConfig(reader.readString(), reader.readString());
+            case LIST_SERVICE_CONFIGS -> new ListServiceConfigs(reader.readString());
         };
     }
 
@@ -231,7 +241,9 @@ public final class QueryCodec {
         LIST_UPLOADS(10),
         GET_BUCKET_CONFIG(11),
         GET_ACCESS_KEY(12),
-        LIST_ACCESS_KEYS(13);
+        LIST_ACCESS_KEYS(13),
+        GET_SERVICE_CONFIG(14),
+        LIST_SERVICE_CONFIGS(15);
 
         final int tag;
 
@@ -254,6 +266,8 @@ public final class QueryCodec {
                 case GetBucketConfig q -> GET_BUCKET_CONFIG;
                 case GetAccessKey q -> GET_ACCESS_KEY;
                 case ListAccessKeys q -> LIST_ACCESS_KEYS;
+                case GetServiceConfig q -> GET_SERVICE_CONFIG;
+                case ListServiceConfigs q -> LIST_SERVICE_CONFIGS;
             };
         }
 

@@ -14,6 +14,7 @@ import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -50,6 +51,8 @@ public sealed interface ReadQuery<T> {
             case GetBucketConfig q -> store.getBucketConfig(q.bucket(), q.kind());
             case GetAccessKey q -> store.getAccessKey(q.accessKeyId());
             case ListAccessKeys q -> store.listAccessKeys();
+            case GetServiceConfig q -> store.getServiceConfig(q.kind(), q.name());
+            case ListServiceConfigs q -> store.listServiceConfigs(q.kind());
         };
         return (T) result;
     }
@@ -99,4 +102,10 @@ public sealed interface ReadQuery<T> {
 
     /** {@link MetadataStore#listAccessKeys}. */
     record ListAccessKeys() implements ReadQuery<List<AccessKey>> {}
+
+    /** {@link MetadataStore#getServiceConfig}: the document is opaque bytes. */
+    record GetServiceConfig(String kind, String name) implements ReadQuery<Optional<byte[]>> {}
+
+    /** {@link MetadataStore#listServiceConfigs}. */
+    record ListServiceConfigs(String kind) implements ReadQuery<SortedMap<String, byte[]>> {}
 }

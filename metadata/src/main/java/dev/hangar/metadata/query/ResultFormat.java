@@ -8,12 +8,15 @@ import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
 import dev.hangar.metadata.PartListing;
+import dev.hangar.metadata.ServiceConfigNames;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.command.CodecReader;
 import dev.hangar.metadata.command.CodecWriter;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +36,7 @@ record ResultFormat<T>(BiConsumer<CodecWriter, T> writer, Function<CodecReader, 
             new ResultFormat<>(CodecWriter::writeAccessKey, CodecReader::readAccessKey);
     private static final ResultFormat<byte[]> DOCUMENT =
             new ResultFormat<>(CodecWriter::writeBytes, CodecReader::readBytes);
+    private static final ResultFormat<SortedMap<String, byte[]>> DOCUMENTS_BY_NAME = documentsByName();
     private static final ResultFormat<List<String>> STRINGS =
             list(new ResultFormat<>(CodecWriter::writeString, CodecReader::readString));
     private static final ResultFormat<ListedVersion> LISTED_VERSION = new ResultFormat<>(
@@ -71,6 +75,8 @@ record ResultFormat<T>(BiConsumer<CodecWriter, T> writer, Function<CodecReader, 
             case ReadQuery.GetBucketConfig q -> optional(DOCUMENT);
             case ReadQuery.GetAccessKey q -> optional(ACCESS_KEY);
             case ReadQuery.ListAccessKeys q -> list(ACCESS_KEY);
+            case ReadQuery.GetServiceConfig q -> optional(DOCUMENT);
+            case ReadQuery.ListServiceConfigs q -> DOCUMENTS_BY_NAME;
         };
         return (ResultFormat<T>) format;
     }
@@ -91,6 +97,33 @@ record ResultFormat<T>(BiConsumer<CodecWriter, T> writer, Function<CodecReader, 
     private static <E> ResultFormat<List<E>> list(ResultFormat<E> element) {
         return new ResultFormat<>((out, values) -> out.writeList(values, each -> element.write(out, each)),
                 in -> in.readList(() -> element.read(in)));
+    }
+
+    /**
+     * Names and documents in the map's order; read back into a map of the store's order ({@link
+     * ServiceConfigNames#newListing}), whatever order the bytes hold them in.
+     */
+    private static ResultFormat<SortedMap<String, byte[]>> documentsByName() {
+        return new ResultFormat<>(
+                (out, documents) -> {
+                    out.writeVarLong(documents.size());
+                    for (Map.Entry<String, byte[]> each : documents.entrySet()) {
+                        out.writeString(each.getKey());
+                        out.writeBytes(each.getValue());
+                    }
+                },
+                in -> {
+                    SortedMap<String, byte[]> documents = ServiceConfigNames.newListing();
+                    int count = in.readCount();
+                    for (int i = 0; i < count; i++) {
+                        String name = in.readString();
+                        // No encoder writes a name twice: such bytes are refused, not merged.
+                        if (documents.put(name, in.readBytes()) != null) {
+                            throw in.invalid("service configuration " + name + " listed twice");
+                        }
+                    }
+                    return documents;
+                });
     }
 
     /**

@@ -28,7 +28,13 @@ enum Family {
      * all, where opening it without the merge operator would silently drop the log from the first
      * merge on.
      */
-    COUNTERS("counters");
+    COUNTERS("counters"),
+    /**
+     * Opaque configuration documents of the service itself (a KMS key, say), by kind and name: a family of their
+     * own, so that they share no key space with buckets. Like {@link #COUNTERS}, it is created when a store is
+     * opened and keeps a release that predates it from opening the store: that release would not know the family.
+     */
+    SERVICE_CONFIGS("service_configs");
 
     private final String familyName;
 

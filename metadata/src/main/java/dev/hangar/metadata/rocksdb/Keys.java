@@ -5,6 +5,7 @@ import static dev.hangar.metadata.listing.ByteKeys.string;
 import static dev.hangar.metadata.listing.ByteKeys.utf8;
 
 import dev.hangar.blockstore.BlockId;
+import dev.hangar.metadata.ServiceConfigNames;
 import dev.hangar.metadata.listing.ByteKeys;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;
@@ -24,6 +25,8 @@ import java.util.HexFormat;
  *   <li>garbage: the 16 bytes of the block id
  *   <li>access_keys: {@code accessKeyId}
  *   <li>bucket_configs: {@code bucket 0 kind}
+ *   <li>service_configs: {@code kind 0 name} (neither holds a 0 byte: {@link
+ *       dev.hangar.metadata.ServiceConfigNames}), so that the documents of a kind are one prefix
  *   <li>meta: a name ({@code layout}, {@code sequence})
  * </ul>
  *
@@ -114,6 +117,15 @@ final class Keys {
             throw new IllegalArgumentException("configuration kind must not be empty");
         }
         return concat(bucketScope(bucket), utf8(kind));
+    }
+
+    /** The prefix of every service configuration key of a kind: {@code kind 0}. */
+    static byte[] serviceConfigsOf(String kind) {
+        return concat(utf8(ServiceConfigNames.requireKind(kind)), new byte[] {SEPARATOR});
+    }
+
+    static byte[] serviceConfig(String kind, String name) {
+        return concat(serviceConfigsOf(kind), utf8(ServiceConfigNames.requireName(name)));
     }
 
     static byte[] encodeLong(long value) {

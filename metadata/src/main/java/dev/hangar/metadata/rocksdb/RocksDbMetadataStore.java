@@ -19,6 +19,7 @@ import dev.hangar.metadata.Part;
 import dev.hangar.metadata.PartListing;
 import dev.hangar.metadata.Precondition;
 import dev.hangar.metadata.PreconditionFailedException;
+import dev.hangar.metadata.ServiceConfigNames;
 import dev.hangar.metadata.StoreLocks;
 import dev.hangar.metadata.StoreStatistics;
 import dev.hangar.metadata.WriteLogStatistics;
@@ -40,6 +41,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -374,6 +376,30 @@ public final class RocksDbMetadataStore implements MetadataStore {
             return Optional.ofNullable(database.get(Family.BUCKET_CONFIGS, Keys.bucketConfig(bucket, kind)))
                     .map(RecordCodec::decodeBucketConfig);
         }
+    }
+
+    // Service configurations
+
+    @Override
+    public Optional<byte[]> getServiceConfig(String kind, String name) {
+        try (var held = locks.open()) {
+            return Optional.ofNullable(database.get(Family.SERVICE_CONFIGS, Keys.serviceConfig(kind, name)))
+                    .map(RecordCodec::decodeBucketConfig);
+        }
+    }
+
+    @Override
+    public SortedMap<String, byte[]> listServiceConfigs(String kind) {
+        SortedMap<String, byte[]> documents = ServiceConfigNames.newListing();
+        byte[] scope = Keys.serviceConfigsOf(kind);
+        try (var held = locks.open(); Database.Cursor cursor = database.cursorUnder(Family.SERVICE_CONFIGS, scope)) {
+            for (cursor.seek(scope); cursor.valid(); cursor.next()) {
+                byte[] key = cursor.key();
+                documents.put(ByteKeys.string(key, scope.length, key.length),
+                        RecordCodec.decodeBucketConfig(cursor.value()));
+            }
+        }
+        return documents;
     }
 
     // Access keys

@@ -118,6 +118,12 @@ final class RocksDbState implements MetadataState {
                 .map(value -> RecordCodec.decodeAccessKey(accessKeyId, value));
     }
 
+    @Override
+    public Optional<byte[]> serviceConfig(String kind, String name) {
+        return Optional.ofNullable(database.get(Family.SERVICE_CONFIGS, Keys.serviceConfig(kind, name)))
+                .map(RecordCodec::decodeBucketConfig);
+    }
+
     // Writes
 
     @Override
@@ -229,6 +235,17 @@ final class RocksDbState implements MetadataState {
     @Override
     public void removeAccessKey(String accessKeyId) {
         batch.delete(Family.ACCESS_KEYS, Keys.accessKey(accessKeyId));
+    }
+
+    // A service's document is stored as a bucket's is: one record format for every opaque document.
+    @Override
+    public void putServiceConfig(String kind, String name, byte[] document) {
+        batch.put(Family.SERVICE_CONFIGS, Keys.serviceConfig(kind, name), RecordCodec.encodeBucketConfig(document));
+    }
+
+    @Override
+    public void removeServiceConfig(String kind, String name) {
+        batch.delete(Family.SERVICE_CONFIGS, Keys.serviceConfig(kind, name));
     }
 
     @Override

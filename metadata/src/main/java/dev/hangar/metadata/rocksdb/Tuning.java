@@ -109,7 +109,7 @@ final class Tuning {
                 // those still in the memtable: a small memtable keeps that sum short.
                 options.setWriteBufferSize(2 * MIB);
             }
-            case BUCKETS, UPLOADS, PARTS, ACCESS_KEYS, BUCKET_CONFIGS, META -> {
+            case BUCKETS, UPLOADS, PARTS, ACCESS_KEYS, BUCKET_CONFIGS, META, SERVICE_CONFIGS -> {
                 // Point lookups, often of names that do not exist (an upload's part not yet sent,
                 // a bucket without CORS): whole-key filters on every level.
                 table.setFilterPolicy(bloom);

@@ -53,6 +53,9 @@ public interface MetadataState {
 
     Optional<AccessKey> accessKey(String accessKeyId);
 
+    /** A configuration document of the service, by kind and name. */
+    Optional<byte[]> serviceConfig(String kind, String name);
+
     // Writes
 
     void putBucket(BucketRecord bucket);
@@ -95,6 +98,10 @@ public interface MetadataState {
     void putAccessKey(AccessKey key);
 
     void removeAccessKey(String accessKeyId);
+
+    void putServiceConfig(String kind, String name, byte[] document);
+
+    void removeServiceConfig(String kind, String name);
 
     /**
      * Queues blocks that nothing references any more for reclamation. Also called by a refused

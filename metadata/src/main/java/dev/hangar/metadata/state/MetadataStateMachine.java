@@ -21,10 +21,12 @@ import dev.hangar.metadata.command.MetadataCommand.CreateUpload;
 import dev.hangar.metadata.command.MetadataCommand.DeleteAccessKey;
 import dev.hangar.metadata.command.MetadataCommand.DeleteBucket;
 import dev.hangar.metadata.command.MetadataCommand.DeleteBucketConfig;
+import dev.hangar.metadata.command.MetadataCommand.DeleteServiceConfig;
 import dev.hangar.metadata.command.MetadataCommand.DeleteVersion;
 import dev.hangar.metadata.command.MetadataCommand.PutAccessKey;
 import dev.hangar.metadata.command.MetadataCommand.PutBucketConfig;
 import dev.hangar.metadata.command.MetadataCommand.PutPart;
+import dev.hangar.metadata.command.MetadataCommand.PutServiceConfig;
 import dev.hangar.metadata.command.MetadataCommand.PutVersion;
 import dev.hangar.metadata.command.VersionChange;
 import java.util.ArrayList;
@@ -74,6 +76,8 @@ public final class MetadataStateMachine {
             case PutAccessKey put -> putAccessKey(put, state);
             case DeleteAccessKey delete -> deleteAccessKey(delete, state);
             case ChangeAccessKey change -> changeAccessKey(change, state);
+            case PutServiceConfig put -> putServiceConfig(put, state);
+            case DeleteServiceConfig delete -> deleteServiceConfig(delete, state);
         };
         return (Outcome<R>) outcome;
     }
@@ -289,6 +293,21 @@ public final class MetadataStateMachine {
             state.removePart(part);
             queueUnreferenced(state, part.blocks(), Set.of());
         }
+        return Outcome.done(true);
+    }
+
+    // Service configurations: as a bucket's, without a bucket to check.
+
+    private static Outcome<Boolean> putServiceConfig(PutServiceConfig command, MetadataState state) {
+        state.putServiceConfig(command.kind(), command.name(), command.document());
+        return Outcome.done(true);
+    }
+
+    private static Outcome<Boolean> deleteServiceConfig(DeleteServiceConfig command, MetadataState state) {
+        if (state.serviceConfig(command.kind(), command.name()).isEmpty()) {
+            return Outcome.done(false);
+        }
+        state.removeServiceConfig(command.kind(), command.name());
         return Outcome.done(true);
     }
 

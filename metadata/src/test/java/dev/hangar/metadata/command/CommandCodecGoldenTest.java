@@ -128,7 +128,11 @@ class CommandCodecGoldenTest {
                         new AccessKeyChange.SetCreateBuckets(false),
                         new AccessKeyChange.ReplaceSecret("plain", "sealed:x")))),
                         "010e03474b310304000670686f746f73010500036f6c640001000205706c61696e087365616c6564"
-                                + "3a78"));
+                                + "3a78"),
+                golden(new MetadataCommand.PutServiceConfig("kms-key", "key-1", new byte[] {1, 2, 3}),
+                        "010f076b6d732d6b6579056b65792d3103010203"),
+                golden(new MetadataCommand.DeleteServiceConfig("kms-key", "key-1"),
+                        "0110076b6d732d6b6579056b65792d31"));
     }
 
     static Stream<Arguments> outcomes() {
@@ -148,6 +152,8 @@ class CommandCodecGoldenTest {
                         Outcome.done(Optional.of(KEY)),
                         "01000103474b3123030d7365616c65643a736563726574fef6bd9a0d959aef3a00010670686f746f"
                                 + "730301"),
+                golden(new MetadataCommand.DeleteServiceConfig("kms-key", "key-1"), Outcome.done(false),
+                        "010000"),
                 golden(new MetadataCommand.PutVersion(COMPLETED, new Precondition.IfAbsent(), LockCheck.NONE),
                         Outcome.refused(Refusal.PRECONDITION_FAILED, "At least one of the pre-conditions you specified"
                                 + " did not hold"),

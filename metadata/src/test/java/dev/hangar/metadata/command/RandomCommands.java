@@ -60,7 +60,7 @@ public final class RandomCommands {
     }
 
     public MetadataCommand<?> command() {
-        MetadataCommand<?> command = switch (random.nextInt(14)) {
+        MetadataCommand<?> command = switch (random.nextInt(16)) {
             case 0 -> new MetadataCommand.CreateBucket(bucketRecord());
             case 1 -> new MetadataCommand.DeleteBucket(string());
             case 2 -> new MetadataCommand.PutBucketConfig(string(), nonEmptyString(), bytes());
@@ -82,6 +82,8 @@ public final class RandomCommands {
             case 10 -> new MetadataCommand.AbortUpload(upload());
             case 11 -> new MetadataCommand.PutAccessKey(accessKey());
             case 12 -> new MetadataCommand.DeleteAccessKey(string());
+            case 13 -> new MetadataCommand.PutServiceConfig(serviceConfigName(), serviceConfigName(), bytes());
+            case 14 -> new MetadataCommand.DeleteServiceConfig(serviceConfigName(), serviceConfigName());
             default -> new MetadataCommand.ChangeAccessKey(string(), accessKeyChange(3));
         };
         return saw(command);
@@ -114,6 +116,8 @@ public final class RandomCommands {
             case MetadataCommand.AbortUpload c -> random.nextBoolean();
             case MetadataCommand.PutAccessKey c -> random.nextBoolean();
             case MetadataCommand.DeleteAccessKey c -> random.nextBoolean();
+            case MetadataCommand.PutServiceConfig c -> random.nextBoolean();
+            case MetadataCommand.DeleteServiceConfig c -> random.nextBoolean();
         };
     }
 
@@ -213,6 +217,12 @@ public final class RandomCommands {
 
     private String nonEmptyString() {
         String text = string();
+        return text.isEmpty() ? "k" : text;
+    }
+
+    /** A kind or name of a service configuration: any string but an empty one or one with U+0000. */
+    public String serviceConfigName() {
+        String text = string().replace('\0', '_');
         return text.isEmpty() ? "k" : text;
     }
 

@@ -17,6 +17,7 @@ import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.metadata.Part;
 import dev.hangar.metadata.PartListing;
+import dev.hangar.metadata.ServiceConfigNames;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
@@ -25,6 +26,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -74,7 +76,9 @@ class QueryCodecGoldenTest {
                 golden(new ReadQuery.GetBucketConfig("photos", "versioning"),
                         "010b0670686f746f730a76657273696f6e696e67"),
                 golden(new ReadQuery.GetAccessKey("GK1"), "010c03474b31"),
-                golden(new ReadQuery.ListAccessKeys(), "010d"));
+                golden(new ReadQuery.ListAccessKeys(), "010d"),
+                golden(new ReadQuery.GetServiceConfig("kms-key", "key-1"), "010e076b6d732d6b6579056b65792d31"),
+                golden(new ReadQuery.ListServiceConfigs("kms-key"), "010f076b6d732d6b6579"));
     }
 
     private static Stream<Arguments> results() {
@@ -112,6 +116,8 @@ class QueryCodecGoldenTest {
                 golden(new ReadQuery.GetBucketConfig("photos", "versioning"),
                         Optional.of("<Status>Enabled</Status>".getBytes(UTF_8)),
                         "010b01183c5374617475733e456e61626c65643c2f5374617475733e"),
+                golden(new ReadQuery.GetServiceConfig("kms-key", "key-1"), Optional.of(new byte[] {7}), "010e010107"),
+                golden(new ReadQuery.ListServiceConfigs("kms-key"), documents(), "010f0201610101016200"),
                 golden(new ReadQuery.ListAccessKeys(),
                         List.of(new AccessKey("GK1", "sealed:root", WHEN),
                                 new AccessKey("GK2", "sealed:two", WHEN, false,
@@ -136,6 +142,14 @@ class QueryCodecGoldenTest {
         Object decoded = side.decode(HexFormat.of().parseHex(hex));
 
         assertThat(RandomQueries.comparable(decoded)).isEqualTo(RandomQueries.comparable(value));
+    }
+
+    /** Two documents, the second empty, put out of order: the bytes hold them in name order. */
+    private static SortedMap<String, byte[]> documents() {
+        SortedMap<String, byte[]> documents = ServiceConfigNames.newListing();
+        documents.put("b", new byte[0]);
+        documents.put("a", new byte[] {1});
+        return documents;
     }
 
     private static Arguments golden(ReadQuery<?> query, String hex) {

@@ -46,7 +46,7 @@ class QueryCodecTest {
 
     @Test
     void anUnknownTagIsRefused() {
-        for (int tag : List.of(0, 14, 255)) {
+        for (int tag : List.of(0, 16, 255)) {
             byte[] bytes = hex("01" + "%02x".formatted(tag));
 
             refusedQuery(bytes)

@@ -4,6 +4,7 @@ import dev.hangar.metadata.ListQuery;
 import dev.hangar.metadata.ListedVersion;
 import dev.hangar.metadata.ObjectListing;
 import dev.hangar.metadata.PartListing;
+import dev.hangar.metadata.ServiceConfigNames;
 import dev.hangar.metadata.UploadListing;
 import dev.hangar.metadata.VersionListing;
 import dev.hangar.metadata.VersionQuery;
@@ -14,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
@@ -57,7 +59,7 @@ final class RandomQueries {
     }
 
     ReadQuery<?> query() {
-        ReadQuery<?> query = switch (random.nextInt(13)) {
+        ReadQuery<?> query = switch (random.nextInt(15)) {
             case 0 -> new ReadQuery.GetBucket(string());
             case 1 -> new ReadQuery.ListBuckets();
             case 2 -> new ReadQuery.GetObject(string(), string());
@@ -73,6 +75,8 @@ final class RandomQueries {
                     nullableString(), anyInt());
             case 10 -> new ReadQuery.GetBucketConfig(string(), string());
             case 11 -> new ReadQuery.GetAccessKey(string());
+            case 12 -> new ReadQuery.GetServiceConfig(string(), string());
+            case 13 -> new ReadQuery.ListServiceConfigs(string());
             default -> new ReadQuery.ListAccessKeys();
         };
         variants.add(query.getClass());
@@ -101,6 +105,8 @@ final class RandomQueries {
             case ReadQuery.GetBucketConfig q -> optional(records::bytes);
             case ReadQuery.GetAccessKey q -> optional(records::accessKey);
             case ReadQuery.ListAccessKeys q -> list(records::accessKey, 300);
+            case ReadQuery.GetServiceConfig q -> optional(records::bytes);
+            case ReadQuery.ListServiceConfigs q -> documentsByName();
         };
         return (T) result;
     }
@@ -110,9 +116,22 @@ final class RandomQueries {
      * an array, which {@code Optional.equals} would compare by identity.
      */
     static Object comparable(Object result) {
+        if (result instanceof SortedMap<?, ?> documents) {
+            // Names and documents in the map's order: the order is part of the result.
+            List<String> entries = new ArrayList<>();
+            documents.forEach((name, document) -> entries.add(name + "=" + HexFormat.of().formatHex((byte[]) document)));
+            return entries;
+        }
         return result instanceof Optional<?> optional && optional.orElse(null) instanceof byte[] document
                 ? Optional.of(HexFormat.of().formatHex(document))
                 : result;
+    }
+
+    /** A listing of service configurations: names of any kind (the codec takes any string), sometimes many. */
+    private SortedMap<String, byte[]> documentsByName() {
+        SortedMap<String, byte[]> documents = ServiceConfigNames.newListing();
+        list(this::string, 300).forEach(name -> documents.put(name, records.bytes()));
+        return documents;
     }
 
     private <E> Optional<E> optional(Supplier<E> element) {

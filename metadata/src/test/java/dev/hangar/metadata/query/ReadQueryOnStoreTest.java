@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -85,6 +86,9 @@ class ReadQueryOnStoreTest {
         }
         store.putBucketConfig("photos", "versioning", "<Status>Enabled</Status>".getBytes(UTF_8));
         store.putBucketConfig("photos", "cors", "<CORSConfiguration/>".getBytes(UTF_8));
+        store.putServiceConfig("kms-key", "key-2", new byte[] {2});
+        store.putServiceConfig("kms-key", "key-1", new byte[] {1});
+        store.putServiceConfig("account", "settings", new byte[0]);
         store.putAccessKey(new AccessKey("GK0", "sealed:root", WHEN));
         store.putAccessKey(new AccessKey("GK1", "sealed:one", WHEN, false,
                 Map.of("photos", new BucketPermission(true, true, false), "日本", new BucketPermission(true, false,
@@ -149,7 +153,11 @@ class ReadQueryOnStoreTest {
                 read(new ReadQuery.GetAccessKey("GK0"), s -> s.getAccessKey("GK0")),
                 read(new ReadQuery.GetAccessKey("GK1"), s -> s.getAccessKey("GK1")),
                 read(new ReadQuery.GetAccessKey("GK9"), s -> s.getAccessKey("GK9")),
-                read(new ReadQuery.ListAccessKeys(), MetadataStore::listAccessKeys));
+                read(new ReadQuery.ListAccessKeys(), MetadataStore::listAccessKeys),
+                read(new ReadQuery.GetServiceConfig("kms-key", "key-1"), s -> s.getServiceConfig("kms-key", "key-1")),
+                read(new ReadQuery.GetServiceConfig("kms-key", "key-9"), s -> s.getServiceConfig("kms-key", "key-9")),
+                read(new ReadQuery.ListServiceConfigs("kms-key"), s -> s.listServiceConfigs("kms-key")),
+                read(new ReadQuery.ListServiceConfigs("none"), s -> s.listServiceConfigs("none")));
     }
 
     @ParameterizedTest
@@ -192,6 +200,7 @@ class ReadQueryOnStoreTest {
         return switch (result) {
             case Optional<?> optional -> optional.isPresent();
             case List<?> list -> !list.isEmpty();
+            case SortedMap<?, ?> documents -> !documents.isEmpty();
             case ObjectListing listing -> !listing.entries().isEmpty() && !listing.commonPrefixes().isEmpty();
             case VersionListing listing -> !listing.versions().isEmpty() && !listing.commonPrefixes().isEmpty();
             case PartListing listing -> !listing.parts().isEmpty();

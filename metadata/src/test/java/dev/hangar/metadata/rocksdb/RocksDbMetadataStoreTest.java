@@ -54,7 +54,7 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
                     .extracting(name -> new String(name, UTF_8))
                     .containsExactlyInAnyOrder(
                             "default", "buckets", "objects", "versions", "uploads", "parts", "garbage",
-                            "access_keys", "bucket_configs", "meta", "counters");
+                            "access_keys", "bucket_configs", "meta", "counters", "service_configs");
         }
     }
 
@@ -70,6 +70,7 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
         store.putObject(inline("photos", "dog.jpg", "woof"));
         store.putBucketConfig("photos", "cors", new byte[] {9});
         store.putAccessKey(new AccessKey("GK1", "secret", NOW));
+        store.putServiceConfig("kms-key", "key-1", new byte[] {8});
         store.close();
 
         readRaw(db -> {
@@ -79,6 +80,7 @@ class RocksDbMetadataStoreTest extends AbstractMetadataStoreContractTest {
             assertThat(db.get(Family.PARTS, new byte[] {'u', '1', 0, 0, 0, 0, 3})[0]).isEqualTo((byte) 1);
             assertThat(db.get(Family.BUCKET_CONFIGS, "photos\0cors".getBytes(UTF_8))).containsExactly(1, 9);
             assertThat(db.get(Family.ACCESS_KEYS, "GK1".getBytes(UTF_8))[0]).isEqualTo((byte) 2);
+            assertThat(db.get(Family.SERVICE_CONFIGS, "kms-key\0key-1".getBytes(UTF_8))).containsExactly(1, 8);
             assertThat(Keys.decodeLong(db.get(Family.META, "layout".getBytes(UTF_8)))).isEqualTo(3);
             // Counters: 8-byte little-endian sums (cat.jpg went, dog.jpg stayed; the upload is open).
             assertThat(Counter.decode(db.get(Family.COUNTERS, "objects".getBytes(UTF_8)))).isEqualTo(1);
