@@ -73,11 +73,18 @@ class StoreReplicationTest {
         state.putObject(inline("photos", "a"));
         state.putObject(inline("photos", "b"));
         state.getObject("photos", "a");
+        state.putServiceConfig("kms-key", "key-1", new byte[] {1});
+        state.getServiceConfig("kms-key", "key-1");
+        state.listServiceConfigs("kms-key");
 
         assertThat(replication.stats().commands()).containsEntry("CreateBucket", new ReplicationStats.Totals(1, 0))
-                .containsEntry("PutVersion", new ReplicationStats.Totals(2, 0));
-        assertThat(replication.stats().reads()).containsEntry("getObject", new ReplicationStats.Totals(1, 0));
-        assertThat(ReplicationStats.commandKinds()).contains("PutVersion", "ChangeAccessKey").hasSize(14);
+                .containsEntry("PutVersion", new ReplicationStats.Totals(2, 0))
+                .containsEntry("PutServiceConfig", new ReplicationStats.Totals(1, 0));
+        assertThat(replication.stats().reads()).containsEntry("getObject", new ReplicationStats.Totals(1, 0))
+                .containsEntry("getServiceConfig", new ReplicationStats.Totals(1, 0))
+                .containsEntry("listServiceConfigs", new ReplicationStats.Totals(1, 0));
+        assertThat(ReplicationStats.commandKinds()).contains("PutVersion", "ChangeAccessKey", "PutServiceConfig")
+                .hasSize(16);
         assertThat(ReplicationStats.READS).containsAll(replication.stats().reads().keySet());
     }
 
