@@ -18,9 +18,9 @@ import java.util.SortedMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Listings of the records other than objects: buckets, access keys, service configurations, multipart uploads and parts,
- * each a range of one partition key ({@link MetaKeys}) read a quorum page at a time; uploads and
- * parts page by {@link ListingRules}, as on a single node.
+ * Listings of the records other than objects: buckets, access keys, service configurations,
+ * multipart uploads and parts, each a range of one partition key ({@link MetaKeys}) read a quorum
+ * page at a time; uploads and parts page by {@link ListingRules}, as on a single node.
  */
 final class RecordListings {
     private static final int MAX_PAGE = 1000;

@@ -54,8 +54,8 @@ import org.jspecify.annotations.Nullable;
  * or deleted in a bucket that never had versioning configured takes one round instead of two
  * ({@link BlindWrite}).
  *
- * <p><b>Layout.</b> One entry per bucket, configuration, upload, part and access key ({@link
- * MetaKeys}), and per object version ({@link ObjectSlots}): a version written is one entry and its
+ * <p><b>Layout.</b> One entry per bucket, configuration, upload, part, access key and service
+ * configuration ({@link MetaKeys}), and per object version ({@link ObjectSlots}): a version written is one entry and its
  * index, never a rewrite of the key's other versions, so a write costs the same whatever the key's
  * history. Version entries merge by {@link MetadataMergeRule} (higher order wins; a deletion is
  * final; two copies of one version field by field), access keys field by field, everything else by
@@ -133,7 +133,7 @@ public final class ReplicatedMetadataStore implements MetadataStore {
 
     /**
      * As {@link #ReplicatedMetadataStore(ReplicatedTable, Path)}, keeping bucket records, bucket
-     * configurations and access keys read from the quorum for {@code settingsTtl} ({@link
+     * configurations, access keys and service configurations read from the quorum for {@code settingsTtl} ({@link
      * SettingsCache}; zero: always read them from the quorum), and handing out a block a mutation
      * queued only once {@code garbageGrace} has passed and its key's versions, read again, do not
      * reference it.
