@@ -38,6 +38,8 @@ public enum S3Error {
     INVALID_ACCESS_KEY_ID("InvalidAccessKeyId", 403,
             "The AWS access key ID you provided does not exist in our records."),
     INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
+    KMS_NOT_FOUND("KMS.NotFoundException", 400, "Invalid keyId"),
+    KMS_DISABLED("KMS.DisabledException", 400, "The KMS key is disabled."),
     INVALID_ENCRYPTION_ALGORITHM("InvalidEncryptionAlgorithmError", 400,
             "The encryption request you specified is not valid. The valid value is AES256."),
     INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),

@@ -19,6 +19,7 @@ public final class ContentKey {
     private static final byte[] STREAM = "hangar/sealed-stream/v1".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CHECK = "hangar/key-check/v1".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ETAG = "hangar/etag/v1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] WRAP = "hangar/wrap/v1".getBytes(StandardCharsets.US_ASCII);
     private static final int CHECK_SALT = 16;
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -42,6 +43,27 @@ public final class ContentKey {
     /** The key's bytes, for {@link MasterKeys} to wrap; a copy. */
     byte[] material() {
         return material.clone();
+    }
+
+    /**
+     * Wraps another key with this one (as a KMS key wraps an object's data key), for {@code purpose} only: with a
+     * wrapping key derived from this one, so that this key's own uses and the wrapping never share a key.
+     */
+    public String wrap(ContentKey key, String purpose) {
+        return KeyWrap.wrap(wrappingKey(), key.material, purpose);
+    }
+
+    /**
+     * Unwraps a key {@link #wrap} made for {@code purpose}.
+     *
+     * @throws IllegalArgumentException when malformed, or not wrapped by this key for that purpose
+     */
+    public ContentKey unwrap(String wrapped, String purpose) {
+        return new ContentKey(KeyWrap.unwrap(wrappingKey(), wrapped, purpose));
+    }
+
+    private SecretKeySpec wrappingKey() {
+        return new SecretKeySpec(hmac(material, WRAP), "AES");
     }
 
     /** The AES key of the stream whose salt is {@code salt}. */

@@ -2,18 +2,13 @@ package dev.hangar.s3api.encryption;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
 import javax.crypto.Mac;
-import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -22,13 +17,10 @@ import javax.crypto.spec.SecretKeySpec;
  * (never the key), so a configuration needs no ids and a rotation needs no rewrite of what is stored: objects
  * sealed before it stay readable as long as their master key is configured among the previous ones.
  *
- * <p>Wrapping is AES-256-GCM with a random nonce, the purpose bound as associated data: {@code id:base64(nonce ‖
- * ciphertext ‖ tag)}.
+ * <p>Wrapping is {@link KeyWrap}'s, prefixed by the master key's id: {@code id:base64(nonce ‖ ciphertext ‖ tag)}.
  */
 public final class MasterKeys {
     private static final byte[] ID = "hangar/master-key-id/v1".getBytes(StandardCharsets.US_ASCII);
-    private static final SecureRandom RANDOM = new SecureRandom();
-    private static final int NONCE = 12;
 
     private final String currentId;
     private final Map<String, SecretKeySpec> keys;
@@ -70,19 +62,7 @@ public final class MasterKeys {
 
     /** Wraps a data key with the current master key, for {@code purpose} only. */
     public String wrap(ContentKey dataKey, String purpose) {
-        byte[] nonce = new byte[NONCE];
-        RANDOM.nextBytes(nonce);
-        try {
-            Cipher cipher = Ciphers.gcm();
-            cipher.init(Cipher.ENCRYPT_MODE, keys.get(currentId), new GCMParameterSpec(128, nonce));
-            cipher.updateAAD(purpose.getBytes(StandardCharsets.UTF_8));
-            byte[] sealed = cipher.doFinal(dataKey.material());
-            byte[] out = Arrays.copyOf(nonce, NONCE + sealed.length);
-            System.arraycopy(sealed, 0, out, NONCE, sealed.length);
-            return currentId + ":" + Base64.getEncoder().encodeToString(out);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AES-GCM refused to wrap a key", e);
-        }
+        return currentId + ":" + KeyWrap.wrap(keys.get(currentId), dataKey.material(), purpose);
     }
 
     /**
@@ -97,26 +77,7 @@ public final class MasterKeys {
         if (key == null) {
             throw new UnknownMasterKeyException(id);
         }
-        byte[] in;
-        try {
-            in = Base64.getDecoder().decode(wrapped.substring(id.length() + 1));
-        } catch (IllegalArgumentException malformed) {
-            throw new IllegalArgumentException("a wrapped data key that is not base64", malformed);
-        }
-        if (in.length != NONCE + 32 + 16) {
-            throw new IllegalArgumentException("a wrapped data key of " + in.length + " bytes");
-        }
-        try {
-            Cipher cipher = Ciphers.gcm();
-            cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(128, in, 0, NONCE));
-            cipher.updateAAD(purpose.getBytes(StandardCharsets.UTF_8));
-            return new ContentKey(cipher.doFinal(in, NONCE, in.length - NONCE));
-        } catch (AEADBadTagException e) {
-            throw new IllegalArgumentException("a wrapped data key that master key " + id + " did not wrap for "
-                    + purpose, e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AES-GCM refused to unwrap a key", e);
-        }
+        return new ContentKey(KeyWrap.unwrap(key, wrapped.substring(id.length() + 1), purpose));
     }
 
     /** A master key's id: the first 8 bytes of an HMAC under it, in hex; it reveals nothing of the key. */

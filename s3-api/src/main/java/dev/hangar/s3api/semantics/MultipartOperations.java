@@ -283,7 +283,7 @@ final class MultipartOperations {
         String location = "http://" + request.host() + "/" + version.bucket() + "/" + Documents.pathEncode(version.key());
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         ObjectOperations.putVersionId(responseHeaders, version.versionId(), versioning);
-        responseHeaders.putAll(ServerSideEncryption.completionHeaders(version.headers()));
+        responseHeaders.putAll(encryption.completionHeaders(version.headers()));
         return S3Response.xml(200, responseHeaders, documents.completeMultipartUploadResult(location, version));
     }
 

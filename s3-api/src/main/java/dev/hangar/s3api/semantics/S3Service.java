@@ -46,7 +46,7 @@ public final class S3Service {
         this.configurations = new BucketConfigurations(node.metadata());
         this.guard = new AccessGuard(node.metadata(), configurations, clock);
         ServerSideEncryption encryption = new ServerSideEncryption(settings.customerKeysOverHttp(),
-                settings.masterKeys(), configurations::defaultEncryption);
+                settings.masterKeys(), java.util.Optional.empty(), configurations::defaultEncryption);
         this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, configurations, encryption,
                 clock);
         this.copies = new CopyOperations(objects, content, encryption, configurations, documents);

@@ -4,6 +4,8 @@ import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.encryption.ContentKey;
+import dev.hangar.s3api.encryption.KmsKey;
+import dev.hangar.s3api.encryption.KmsKeys;
 import dev.hangar.s3api.encryption.MasterKeys;
 import dev.hangar.s3api.request.RequestHeaders;
 import dev.hangar.s3api.request.S3Operation;
@@ -38,9 +40,17 @@ final class ServerSideEncryption {
     static final String KEY_CHECK = ":sse-key-check";
     /** Stored with an SSE-S3 version or upload: its data key, wrapped by a master key. */
     static final String DATA_KEY = ":sse-data-key";
+    /** Stored with an SSE-KMS version or upload: the id of the KMS key that wrapped its data key. */
+    static final String KMS_KEY_ID = ":sse-kms-key-id";
+    /** Stored with an SSE-KMS version or upload: the encryption context its data key is bound to, if it has one. */
+    static final String KMS_CONTEXT = ":sse-kms-context";
     static final String CUSTOMER_KEYS = "SSE-C";
     static final String AES256 = "AES256";
+    static final String KMS = "aws:kms";
     static final String HEADER = "x-amz-server-side-encryption";
+    private static final String KMS_KEY_HEADER = HEADER + "-aws-kms-key-id";
+    private static final String CONTEXT_HEADER = HEADER + "-context";
+    private static final String BUCKET_KEY_HEADER = HEADER + "-bucket-key-enabled";
 
     private static final String PREFIX = HEADER;
     private static final String COPY_SOURCE_PREFIX = "x-amz-copy-source-server-side-encryption";
@@ -55,17 +65,20 @@ final class ServerSideEncryption {
 
     private final boolean customerKeysOverHttp;
     private final Optional<MasterKeys> masterKeys;
+    private final Optional<KmsKeys> kmsKeys;
     private final Function<String, Optional<String>> bucketDefault;
 
     /**
      * @param customerKeysOverHttp whether SSE-C keys are taken over plain HTTP, which S3 refuses
      * @param masterKeys the key service's master keys; without them SSE-S3 is refused (501, naming the setting)
+     * @param kmsKeys the key service's KMS keys; without them SSE-KMS is refused (501)
      * @param bucketDefault the default encryption algorithm of a bucket, if it has one
      */
-    ServerSideEncryption(boolean customerKeysOverHttp, Optional<MasterKeys> masterKeys,
+    ServerSideEncryption(boolean customerKeysOverHttp, Optional<MasterKeys> masterKeys, Optional<KmsKeys> kmsKeys,
             Function<String, Optional<String>> bucketDefault) {
         this.customerKeysOverHttp = customerKeysOverHttp;
         this.masterKeys = masterKeys;
+        this.kmsKeys = kmsKeys;
         this.bucketDefault = bucketDefault;
     }
 
@@ -79,7 +92,8 @@ final class ServerSideEncryption {
         for (String name : headers.values().keySet()) {
             boolean customer = isCustomerHeader(name, CUSTOMER) && takesCustomerKeys(operation);
             boolean copySource = isCustomerHeader(name, COPY_SOURCE_CUSTOMER) && copies(operation);
-            boolean algorithm = name.equals(HEADER) && createsContent(operation);
+            boolean algorithm = (name.equals(HEADER) || name.equals(KMS_KEY_HEADER) || name.equals(CONTEXT_HEADER)
+                    || name.equals(BUCKET_KEY_HEADER)) && createsContent(operation);
             if ((name.startsWith(PREFIX) || name.startsWith(COPY_SOURCE_PREFIX)) && !customer && !copySource
                     && !algorithm) {
                 throw notImplemented(name, operation.name());
@@ -121,8 +135,22 @@ final class ServerSideEncryption {
             }
             return customer.map(ServerSideEncryption::sealing);
         }
+        String kmsKey = request.header(KMS_KEY_HEADER);
+        String context = request.header(CONTEXT_HEADER);
+        if ((kmsKey != null || context != null) && (algorithm == null || !algorithm.strip().startsWith(KMS))) {
+            throw new S3Exception(S3Error.INVALID_ARGUMENT, "Server Side Encryption with KMS managed key requires "
+                    + "HTTP header x-amz-server-side-encryption : aws:kms");
+        }
+        String bucketKey = request.header(BUCKET_KEY_HEADER);
+        if (bucketKey != null && !bucketKey.strip().equalsIgnoreCase("false")) {
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "S3 Bucket Keys for server-side encryption are not "
+                    + "implemented by Hangar yet (the request has " + BUCKET_KEY_HEADER + ": " + bucketKey + ").");
+        }
         if (algorithm == null) {
             return bucketDefault.apply(bucket).map(this::newDataKey);
+        }
+        if (algorithm.strip().equals(KMS)) {
+            return Optional.of(newKmsDataKey(kmsKey, context));
         }
         return Optional.of(newDataKey(algorithm.strip()));
     }
@@ -165,13 +193,16 @@ final class ServerSideEncryption {
             throw new S3Exception(S3Error.INVALID_REQUEST, "The multipart upload was not created with server-side "
                     + "encryption with a customer-provided key, so its parts cannot have one.");
         }
-        return mode == null ? Optional.empty() : Optional.of(unwrapped(uploadHeaders));
+        if (mode == null) {
+            return Optional.empty();
+        }
+        return Optional.of(mode.equals(KMS) ? unwrappedWithKms(uploadHeaders) : unwrapped(uploadHeaders));
     }
 
     /** The stored encryption facts among a version's or an upload's stored headers. */
     static Map<String, String> storedAmong(Map<String, String> headers) {
         Map<String, String> stored = new HashMap<>();
-        for (String name : new String[] {MODE, KEY_CHECK, DATA_KEY}) {
+        for (String name : new String[] {MODE, KEY_CHECK, DATA_KEY, KMS_KEY_ID, KMS_CONTEXT}) {
             String value = headers.get(name);
             if (value != null) {
                 stored.put(name, value);
@@ -181,8 +212,16 @@ final class ServerSideEncryption {
     }
 
     /** What S3 answers about a completed upload's encryption (its customer key is not sent with the completion). */
-    static Map<String, String> completionHeaders(Map<String, String> uploadHeaders) {
-        return AES256.equals(uploadHeaders.get(MODE)) ? Map.of(HEADER, AES256) : Map.of();
+    Map<String, String> completionHeaders(Map<String, String> uploadHeaders) {
+        String mode = uploadHeaders.get(MODE);
+        if (AES256.equals(mode)) {
+            return Map.of(HEADER, AES256);
+        }
+        if (KMS.equals(mode) && kmsKeys.isPresent()) {
+            return kmsResponseHeaders(kmsKeys.get(), uploadHeaders.getOrDefault(KMS_KEY_ID, ""),
+                    uploadHeaders.get(KMS_CONTEXT));
+        }
+        return Map.of();
     }
 
     private Optional<Sealing> toRead(Map<String, String> stored, Optional<CustomerKey> supplied) {
@@ -192,6 +231,12 @@ final class ServerSideEncryption {
                 throw new S3Exception(S3Error.INVALID_REQUEST, NOT_APPLICABLE);
             }
             return Optional.empty();
+        }
+        if (mode.equals(KMS)) {
+            if (supplied.isPresent()) {
+                throw new S3Exception(S3Error.INVALID_REQUEST, NOT_APPLICABLE);
+            }
+            return Optional.of(unwrappedWithKms(stored));
         }
         if (!mode.equals(CUSTOMER_KEYS)) {
             if (supplied.isPresent()) {
@@ -219,9 +264,9 @@ final class ServerSideEncryption {
     private Sealing newDataKey(String algorithm) {
         switch (algorithm) {
             case AES256 -> { }
-            case "aws:kms", "aws:kms:dsse" -> throw new S3Exception(S3Error.NOT_IMPLEMENTED,
-                    "Server-side encryption with AWS KMS keys (SSE-KMS) is not implemented by Hangar yet (the request "
-                            + "or the bucket's default encryption has " + HEADER + ": " + algorithm + ").");
+            case "aws:kms:dsse" -> throw new S3Exception(S3Error.NOT_IMPLEMENTED,
+                    "Dual-layer server-side encryption with KMS keys (DSSE-KMS) is not implemented by Hangar yet (the "
+                            + "request or the bucket's default encryption has " + HEADER + ": " + algorithm + ").");
             default -> throw new S3Exception(S3Error.INVALID_ARGUMENT,
                     "The encryption method specified is not supported: " + algorithm);
         }
@@ -231,6 +276,69 @@ final class ServerSideEncryption {
         ContentKey dataKey = ContentKey.random();
         return new Sealing(dataKey, false, Map.of(MODE, AES256, DATA_KEY, keys.wrap(dataKey, DATA_KEY_PURPOSE)),
                 Map.of(HEADER, AES256));
+    }
+
+    /**
+     * A fresh data key for SSE-KMS, wrapped by the KMS key the request names (else the default key, {@code
+     * aws/s3}), bound to the request's encryption context.
+     */
+    private Sealing newKmsDataKey(@Nullable String reference, @Nullable String context) {
+        KmsKeys keys = kmsKeys.orElseThrow(() -> new S3Exception(S3Error.NOT_IMPLEMENTED,
+                "Server-side encryption with KMS keys (SSE-KMS) needs the key service's master key, and none is "
+                        + "configured: see hangar.encryption.master-key-file."));
+        KmsKey key = reference == null || reference.isBlank()
+                ? keys.defaultKey()
+                : keys.find(reference).orElseThrow(() -> new S3Exception(S3Error.KMS_NOT_FOUND,
+                        "Invalid keyId " + reference + ": no such KMS key (an operator creates them with hangar admin "
+                                + "kms-keys create)."));
+        if (!key.enabled()) {
+            throw new S3Exception(S3Error.KMS_DISABLED, "The KMS key " + keys.arn(key.id()) + " is disabled.");
+        }
+        String checkedContext = context == null ? null : EncryptionContext.check(context);
+        ContentKey dataKey = ContentKey.random();
+        Map<String, String> stored = new HashMap<>(Map.of(MODE, KMS, KMS_KEY_ID, key.id(),
+                DATA_KEY, keys.material(key).wrap(dataKey, kmsPurpose(checkedContext))));
+        if (checkedContext != null) {
+            stored.put(KMS_CONTEXT, checkedContext);
+        }
+        return new Sealing(dataKey, true, stored, kmsResponseHeaders(keys, key.id(), checkedContext));
+    }
+
+    /** The data key an SSE-KMS version or upload stores, unwrapped with its KMS key. */
+    private Sealing unwrappedWithKms(Map<String, String> stored) {
+        KmsKeys keys = kmsKeys.orElseThrow(() -> new S3Exception(S3Error.INTERNAL_ERROR,
+                "The object is encrypted with a KMS key (SSE-KMS), and the key service has no master key: see "
+                        + "hangar.encryption.master-key-file."));
+        String id = stored.getOrDefault(KMS_KEY_ID, "");
+        KmsKey key = keys.find(id).orElseThrow(() -> new S3Exception(S3Error.INTERNAL_ERROR,
+                "The object is encrypted with KMS key " + id + ", which the key service does not have."));
+        if (!key.enabled()) {
+            throw new S3Exception(S3Error.KMS_DISABLED, "The KMS key " + keys.arn(id) + " the object is encrypted "
+                    + "with is disabled.");
+        }
+        String context = stored.get(KMS_CONTEXT);
+        try {
+            ContentKey dataKey = keys.material(key).unwrap(stored.getOrDefault(DATA_KEY, ""), kmsPurpose(context));
+            return new Sealing(dataKey, true, Map.of(), kmsResponseHeaders(keys, id, context));
+        } catch (MasterKeys.UnknownMasterKeyException e) {
+            throw new S3Exception(S3Error.INTERNAL_ERROR, "KMS key " + id + " is wrapped with master key " + e.id()
+                    + ", which is not configured (hangar.encryption.previous-master-key-files keeps retired keys).");
+        } catch (IllegalArgumentException e) {
+            throw new S3Exception(S3Error.INTERNAL_ERROR, "The object's stored data key is damaged: " + e.getMessage());
+        }
+    }
+
+    private static Map<String, String> kmsResponseHeaders(KmsKeys keys, String id, @Nullable String context) {
+        Map<String, String> headers = new HashMap<>(Map.of(HEADER, KMS, KMS_KEY_HEADER, keys.arn(id)));
+        if (context != null) {
+            headers.put(CONTEXT_HEADER, context);
+        }
+        return headers;
+    }
+
+    /** What an SSE-KMS data key is bound to: the encryption context too, as AWS KMS binds it. */
+    private static String kmsPurpose(@Nullable String context) {
+        return "sse-kms data key" + (context == null ? "" : " " + context);
     }
 
     /** The data key an SSE-S3 version or upload stores, unwrapped. */

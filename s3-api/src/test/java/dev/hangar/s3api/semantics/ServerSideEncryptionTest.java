@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.hangar.s3api.S3Error;
+import dev.hangar.s3api.encryption.KmsKey;
+import dev.hangar.s3api.encryption.KmsKeys;
 import dev.hangar.s3api.encryption.MasterKeys;
 import dev.hangar.s3api.request.RequestHeaders;
 import dev.hangar.s3api.request.S3Operation;
@@ -31,7 +33,7 @@ class ServerSideEncryptionTest {
     private final ServerSideEncryption overTlsOnly = encryption(false);
 
     private static ServerSideEncryption encryption(boolean customerKeysOverHttp) {
-        return new ServerSideEncryption(customerKeysOverHttp, Optional.of(MASTER_KEYS), bucket -> Optional.empty());
+        return new ServerSideEncryption(customerKeysOverHttp, Optional.of(MASTER_KEYS), Optional.empty(), bucket -> Optional.empty());
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -45,7 +47,8 @@ class ServerSideEncryptionTest {
     void refusesTheEncryptionHeadersNotImplementedNamingThemAndTheirFeature(String header, String feature) {
         RequestHeaders headers = new RequestHeaders(Map.of(header, List.of("value"), "Content-Type", List.of("a/b")));
 
-        var refused = assertS3Error(() -> ServerSideEncryption.refuseUnsupported(new S3Operation.PutObject(), headers),
+        // On a read: the KMS headers are a write's (PutObject takes them), and the others nobody's.
+        var refused = assertS3Error(() -> ServerSideEncryption.refuseUnsupported(new S3Operation.GetObject(), headers),
                 S3Error.NOT_IMPLEMENTED);
 
         assertThat(refused.getMessage()).contains(feature).contains(header.toLowerCase(Locale.ROOT));
@@ -144,7 +147,7 @@ class ServerSideEncryptionTest {
 
     @Test
     void sseS3WithoutAMasterKeyOrSseKmsIsNotImplementedAndAnotherAlgorithmIsRefused() {
-        ServerSideEncryption keyless = new ServerSideEncryption(false, Optional.empty(), bucket -> Optional.empty());
+        ServerSideEncryption keyless = new ServerSideEncryption(false, Optional.empty(), Optional.empty(), bucket -> Optional.empty());
         assertThat(assertS3Error(() -> keyless.forWrite(withAlgorithm("AES256"), "b"), S3Error.NOT_IMPLEMENTED)
                 .getMessage()).contains("hangar.encryption.master-key-file");
         assertThat(assertS3Error(() -> overTlsOnly.forWrite(withAlgorithm("aws:kms"), "b"), S3Error.NOT_IMPLEMENTED)
@@ -157,7 +160,7 @@ class ServerSideEncryptionTest {
 
     @Test
     void theBucketsDefaultAppliesToWritesThatAskForNothing() {
-        ServerSideEncryption defaults = new ServerSideEncryption(false, Optional.of(MASTER_KEYS),
+        ServerSideEncryption defaults = new ServerSideEncryption(false, Optional.of(MASTER_KEYS), Optional.empty(),
                 bucket -> bucket.equals("encrypted") ? Optional.of("AES256") : Optional.empty());
         S3Request plain = request(new RequestHeaders(Map.of()), false);
 
@@ -167,6 +170,72 @@ class ServerSideEncryptionTest {
         assertThat(defaults.forWrite(request(customerHeaders("AES256", KEY_BASE64, KEY_MD5), true), "encrypted"))
                 .as("an explicit customer key wins over the default").hasValueSatisfying(
                         sealing -> assertThat(sealing.stored()).containsEntry(ServerSideEncryption.MODE, "SSE-C"));
+    }
+
+    @Test
+    void sseKmsWrapsAFreshDataKeyWithTheNamedKeyOrTheDefaultOne() {
+        KmsKeys kms = kmsKeys();
+        KmsKey named = kms.create("named");
+        ServerSideEncryption encryption = new ServerSideEncryption(false, Optional.of(MASTER_KEYS), Optional.of(kms),
+                bucket -> Optional.empty());
+        String context = Base64.getEncoder().encodeToString("{\"purpose\":\"test\"}".getBytes(StandardCharsets.UTF_8));
+
+        Sealing withKey = encryption.forWrite(kmsRequest("aws:kms", kms.arn(named.id()), context), "b").orElseThrow();
+        Sealing withDefault = encryption.forWrite(kmsRequest("aws:kms", null, null), "b").orElseThrow();
+
+        assertThat(withKey.keyedEtag()).as("SSE-KMS's ETag is not the MD5, as AWS's").isTrue();
+        assertThat(withKey.stored()).containsEntry(ServerSideEncryption.MODE, "aws:kms")
+                .containsEntry(ServerSideEncryption.KMS_KEY_ID, named.id())
+                .containsEntry(ServerSideEncryption.KMS_CONTEXT, context).containsKey(ServerSideEncryption.DATA_KEY);
+        assertThat(withKey.responseHeaders()).containsEntry("x-amz-server-side-encryption", "aws:kms")
+                .containsEntry("x-amz-server-side-encryption-aws-kms-key-id", kms.arn(named.id()))
+                .containsEntry("x-amz-server-side-encryption-context", context);
+        assertThat(withDefault.stored()).containsEntry(ServerSideEncryption.KMS_KEY_ID, kms.defaultKey().id());
+        // What a GET unwraps is the key the PUT sealed with
+        Sealing read = encryption.forRead(request(new RequestHeaders(Map.of()), false), version(withKey.stored()))
+                .orElseThrow();
+        assertThat(read.key().matches(withKey.key().check())).isTrue();
+        assertThat(read.responseHeaders()).isEqualTo(withKey.responseHeaders());
+    }
+
+    @Test
+    void sseKmsRefusesUnknownAndDisabledKeysBadContextsAndKmsHeadersWithoutAwsKms() {
+        KmsKeys kms = kmsKeys();
+        KmsKey disabled = kms.setEnabled(kms.create("off").id(), false).orElseThrow();
+        ServerSideEncryption encryption = new ServerSideEncryption(false, Optional.of(MASTER_KEYS), Optional.of(kms),
+                bucket -> Optional.empty());
+
+        assertS3Error(() -> encryption.forWrite(kmsRequest("aws:kms", "no-such-key", null), "b"), S3Error.KMS_NOT_FOUND);
+        assertS3Error(() -> encryption.forWrite(kmsRequest("aws:kms", disabled.id(), null), "b"), S3Error.KMS_DISABLED);
+        assertS3Error(() -> encryption.forWrite(kmsRequest("aws:kms", null, "not-json"), "b"), S3Error.INVALID_ARGUMENT);
+        assertS3Error(() -> encryption.forWrite(kmsRequest("AES256", disabled.id(), null), "b"), S3Error.INVALID_ARGUMENT);
+        assertS3Error(() -> encryption.forWrite(kmsRequest("aws:kms:dsse", null, null), "b"), S3Error.NOT_IMPLEMENTED);
+        Map<String, List<String>> bucketKey = new LinkedHashMap<>(kmsRequest("aws:kms", null, null).headers().values());
+        bucketKey.put("x-amz-server-side-encryption-bucket-key-enabled", List.of("true"));
+        assertS3Error(() -> encryption.forWrite(request(new RequestHeaders(bucketKey), false), "b"),
+                S3Error.NOT_IMPLEMENTED);
+    }
+
+    private static KmsKeys kmsKeys() {
+        return new KmsKeys(new dev.hangar.s3api.encryption.KmsKeysTestStore(), MASTER_KEYS, "us-east-1",
+                java.time.Clock.systemUTC());
+    }
+
+    private static dev.hangar.metadata.ObjectVersion version(Map<String, String> stored) {
+        return new dev.hangar.metadata.ObjectVersion("b", "k", "null", java.time.Instant.now(), 0, "\"\"",
+                new dev.hangar.metadata.ObjectContent.Inline(new byte[0]), stored, Map.of(), null, List.of());
+    }
+
+    private static S3Request kmsRequest(String algorithm, String keyId, String context) {
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        headers.put("x-amz-server-side-encryption", List.of(algorithm));
+        if (keyId != null) {
+            headers.put("x-amz-server-side-encryption-aws-kms-key-id", List.of(keyId));
+        }
+        if (context != null) {
+            headers.put("x-amz-server-side-encryption-context", List.of(context));
+        }
+        return request(new RequestHeaders(headers), false);
     }
 
     private static S3Request withAlgorithm(String algorithm) {
