@@ -81,6 +81,13 @@ final class AdminCommand {
             case "keys grant" -> new Call("POST", "/actuator/accesskeys/" + one(rest, "key id"),
                     given.body("bucket", "read", "write", "owner", "create-buckets"));
             case "keys revoke" -> new Call("DELETE", "/actuator/accesskeys/" + one(rest, "key id"), null);
+            case "kms-keys list" -> new Call("GET", "/actuator/kmskeys", null);
+            case "kms-keys show" -> new Call("GET", "/actuator/kmskeys/" + one(rest, "key id"), null);
+            case "kms-keys create" -> new Call("POST", "/actuator/kmskeys", given.body("description"));
+            case "kms-keys enable" -> new Call("POST", "/actuator/kmskeys/" + one(rest, "key id"), Map.of("enabled", true));
+            case "kms-keys disable" -> new Call("POST", "/actuator/kmskeys/" + one(rest, "key id"),
+                    Map.of("enabled", false));
+            case "kms-keys rewrap" -> new Call("POST", "/actuator/kmskeys", Map.of("action", "rewrap"));
             case "buckets list" -> new Call("GET", ManagementPortConfiguration.ADMIN_S3_PATH + "/", null);
             case "buckets create" -> {
                 String bucket = bucketName(one(rest, "bucket name"));
@@ -115,6 +122,7 @@ final class AdminCommand {
         };
         given.requireAllUsed();
         boolean takesArgument = List.of("keys show", "keys grant", "keys revoke", "buckets create", "buckets delete",
+                        "kms-keys show", "kms-keys enable", "kms-keys disable",
                         "layout stage", "layout remove", "layout apply")
                 .contains(group + " " + command);
         if (!takesArgument && !rest.isEmpty()) {
@@ -227,6 +235,8 @@ final class AdminCommand {
                   keys create [--bucket <b> [--read] [--write] [--owner]] [--create-buckets]
                   keys grant <id> [--bucket <b> [--read] [--write] [--owner]] [--create-buckets=true|false]
                   buckets list | buckets create <name> [--object-lock] | buckets delete <name>
+                  kms-keys list | kms-keys show <id> | kms-keys create [--description <text>]
+                  kms-keys enable <id> | kms-keys disable <id> | kms-keys rewrap   (SSE-KMS keys)
                   lifecycle status | lifecycle run [--bucket <b>] [--as-of <ISO-8601 instant>]
                   storage status | storage compact | storage scrub [--wait] [--orphan-grace <duration>]
                   cluster status | layout show

@@ -20,11 +20,16 @@ import org.springframework.core.env.Environment;
 @Configuration(proxyBeanMethods = false)
 class AdministrationConfiguration {
     static final Set<EndpointId> ADMINISTRATION_ENDPOINTS = Set.of(EndpointId.of("accesskeys"),
-            EndpointId.of("lifecycle"), EndpointId.of("storage"), EndpointId.of("cluster"));
+            EndpointId.of("lifecycle"), EndpointId.of("storage"), EndpointId.of("cluster"), EndpointId.of("kmskeys"));
 
     @Bean
     AccessKeysEndpoint accessKeysEndpoint(ClusterNode node, AccessKey root, Clock clock, SecretSeal seal) {
         return new AccessKeysEndpoint(node.metadata(), root, clock, seal);
+    }
+
+    @Bean
+    KmsKeysEndpoint kmsKeysEndpoint(S3Api api) {
+        return new KmsKeysEndpoint(api.service().kmsKeys());
     }
 
     @Bean

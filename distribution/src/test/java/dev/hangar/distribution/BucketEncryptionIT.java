@@ -91,10 +91,6 @@ class BucketEncryptionIT extends AbstractS3IT {
         encrypt(s3, bucket, rule -> rule.applyServerSideEncryptionByDefault(aes256()));
 
         assertNotImplemented(bucket, rule -> rule.applyServerSideEncryptionByDefault(
-                byDefault -> byDefault.sseAlgorithm(ServerSideEncryption.AWS_KMS)), "SSE-KMS");
-        assertNotImplemented(bucket, rule -> rule.applyServerSideEncryptionByDefault(byDefault -> byDefault
-                .sseAlgorithm(ServerSideEncryption.AWS_KMS).kmsMasterKeyID("alias/photos")), "SSE-KMS");
-        assertNotImplemented(bucket, rule -> rule.applyServerSideEncryptionByDefault(
                 byDefault -> byDefault.sseAlgorithm(ServerSideEncryption.AWS_KMS_DSSE)), "DSSE-KMS");
         assertNotImplemented(bucket, rule -> rule.applyServerSideEncryptionByDefault(aes256()).bucketKeyEnabled(true),
                 "Bucket Keys");

@@ -324,8 +324,8 @@ final class BucketConfigurationOperations {
     // Default encryption
 
     /**
-     * Sets the bucket's default encryption. Hangar implements SSE-S3 alone, so a configuration asking
-     * for anything more (SSE-KMS, DSSE-KMS, S3 Bucket Keys, or refusing SSE-C writes) is NotImplemented
+     * Sets the bucket's default encryption: SSE-S3 or SSE-KMS. A configuration asking for anything more
+     * (DSSE-KMS, S3 Bucket Keys, or refusing SSE-C writes) is NotImplemented
      * rather than stored and not applied: a client that asked for it would believe its objects got it.
      */
     private S3Response putEncryption(String bucket, Payload payload) {
@@ -334,14 +334,15 @@ final class BucketConfigurationOperations {
             case AES256 -> {
                 // Applied by the writes, which ask BucketConfigurations#defaultEncryption.
             }
-            case AWS_KMS -> throw new S3Exception(S3Error.NOT_IMPLEMENTED, "SSE-KMS (aws:kms) is not implemented "
-                    + "by Hangar: a bucket's default encryption can only be SSE-S3 (AES256).");
+            case AWS_KMS -> {
+                // Its key is looked up by the writes: one that does not exist (or is disabled) refuses them, as in AWS.
+            }
             case AWS_KMS_DSSE -> throw new S3Exception(S3Error.NOT_IMPLEMENTED, "DSSE-KMS (aws:kms:dsse) is not "
-                    + "implemented by Hangar: a bucket's default encryption can only be SSE-S3 (AES256).");
+                    + "implemented by Hangar: a bucket's default encryption can be SSE-S3 (AES256) or SSE-KMS (aws:kms).");
         }
         if (document.bucketKeyEnabled()) {
-            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "S3 Bucket Keys are not implemented by Hangar "
-                    + "(they belong to SSE-KMS, which is not implemented either): BucketKeyEnabled can only be false.");
+            throw new S3Exception(S3Error.NOT_IMPLEMENTED, "S3 Bucket Keys are not implemented by Hangar: "
+                    + "BucketKeyEnabled can only be false.");
         }
         if (document.blockedEncryptionTypes().contains(ServerSideEncryptionConfiguration.EncryptionType.SSE_C)) {
             throw new S3Exception(S3Error.NOT_IMPLEMENTED, "Blocking SSE-C writes (BlockedEncryptionTypes SSE-C) "

@@ -134,13 +134,13 @@ final class BucketConfigurations {
     /**
      * The server-side encryption a write to the bucket gets when it asks for none: the {@code
      * SSEAlgorithm} of the bucket's default encryption configuration as the {@code
-     * x-amz-server-side-encryption} header spells it ({@code AES256}, the only one PutBucketEncryption
-     * stores), or empty when the bucket has no configuration and such writes stay unencrypted.
+     * x-amz-server-side-encryption} header spells it ({@code AES256} or {@code aws:kms}, with its KMS key), or
+     * empty when the bucket has no configuration and such writes stay unencrypted.
      */
-    public Optional<String> defaultEncryption(String bucket) {
+    Optional<DefaultEncryption> defaultEncryption(String bucket) {
         return metadata.getBucketConfig(bucket, ENCRYPTION)
-                .map(document -> S3Xml.parseServerSideEncryptionConfiguration(new ByteArrayInputStream(document))
-                        .algorithm().wireName());
+                .map(document -> S3Xml.parseServerSideEncryptionConfiguration(new ByteArrayInputStream(document)))
+                .map(rule -> new DefaultEncryption(rule.algorithm().wireName(), rule.kmsMasterKeyId()));
     }
 
     /** Present when Object Lock is enabled on the bucket; its default retention may be absent. */

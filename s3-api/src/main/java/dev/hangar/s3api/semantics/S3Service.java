@@ -29,6 +29,7 @@ public final class S3Service {
     private final WebsiteOperations website;
     private final WritesInFlight writes;
     private final Clock clock;
+    private final java.util.Optional<dev.hangar.s3api.encryption.KmsKeys> kmsKeys;
 
     public S3Service(ClusterNode node, S3Settings settings, Clock clock) {
         this(node, settings, clock, node.metadata()::getAccessKey);
@@ -45,8 +46,10 @@ public final class S3Service {
         Documents documents = new Documents();
         this.configurations = new BucketConfigurations(node.metadata());
         this.guard = new AccessGuard(node.metadata(), configurations, clock);
+        this.kmsKeys = settings.masterKeys().map(masterKeys -> new dev.hangar.s3api.encryption.KmsKeys(
+                new ServiceConfigKmsStore(node.metadata()), masterKeys, settings.region(), clock));
         ServerSideEncryption encryption = new ServerSideEncryption(settings.customerKeysOverHttp(),
-                settings.masterKeys(), java.util.Optional.empty(), configurations::defaultEncryption);
+                settings.masterKeys(), kmsKeys, configurations::defaultEncryption);
         this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, configurations, encryption,
                 clock);
         this.copies = new CopyOperations(objects, content, encryption, configurations, documents);
@@ -77,6 +80,11 @@ public final class S3Service {
         try (WritesInFlight.Write inFlight = writes.begin()) {
             return postObjects.upload(request, form);
         }
+    }
+
+    /** The key service's KMS keys (SSE-KMS), for administrators; none without a master key. */
+    public java.util.Optional<dev.hangar.s3api.encryption.KmsKeys> kmsKeys() {
+        return kmsKeys;
     }
 
     /** The lifecycle worker, run periodically by the application and on demand by administrators. */

@@ -66,16 +66,16 @@ final class ServerSideEncryption {
     private final boolean customerKeysOverHttp;
     private final Optional<MasterKeys> masterKeys;
     private final Optional<KmsKeys> kmsKeys;
-    private final Function<String, Optional<String>> bucketDefault;
+    private final Function<String, Optional<DefaultEncryption>> bucketDefault;
 
     /**
      * @param customerKeysOverHttp whether SSE-C keys are taken over plain HTTP, which S3 refuses
      * @param masterKeys the key service's master keys; without them SSE-S3 is refused (501, naming the setting)
      * @param kmsKeys the key service's KMS keys; without them SSE-KMS is refused (501)
-     * @param bucketDefault the default encryption algorithm of a bucket, if it has one
+     * @param bucketDefault the default encryption of a bucket, if it has one
      */
     ServerSideEncryption(boolean customerKeysOverHttp, Optional<MasterKeys> masterKeys, Optional<KmsKeys> kmsKeys,
-            Function<String, Optional<String>> bucketDefault) {
+            Function<String, Optional<DefaultEncryption>> bucketDefault) {
         this.customerKeysOverHttp = customerKeysOverHttp;
         this.masterKeys = masterKeys;
         this.kmsKeys = kmsKeys;
@@ -147,7 +147,9 @@ final class ServerSideEncryption {
                     + "implemented by Hangar yet (the request has " + BUCKET_KEY_HEADER + ": " + bucketKey + ").");
         }
         if (algorithm == null) {
-            return bucketDefault.apply(bucket).map(this::newDataKey);
+            return bucketDefault.apply(bucket).map(rule -> rule.algorithm().equals(KMS)
+                    ? newKmsDataKey(rule.kmsKeyId(), null)
+                    : newDataKey(rule.algorithm()));
         }
         if (algorithm.strip().equals(KMS)) {
             return Optional.of(newKmsDataKey(kmsKey, context));

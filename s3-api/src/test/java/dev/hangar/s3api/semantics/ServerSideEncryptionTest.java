@@ -161,7 +161,7 @@ class ServerSideEncryptionTest {
     @Test
     void theBucketsDefaultAppliesToWritesThatAskForNothing() {
         ServerSideEncryption defaults = new ServerSideEncryption(false, Optional.of(MASTER_KEYS), Optional.empty(),
-                bucket -> bucket.equals("encrypted") ? Optional.of("AES256") : Optional.empty());
+                bucket -> bucket.equals("encrypted") ? Optional.of(new DefaultEncryption("AES256", null)) : Optional.empty());
         S3Request plain = request(new RequestHeaders(Map.of()), false);
 
         assertThat(defaults.forWrite(plain, "encrypted")).hasValueSatisfying(
