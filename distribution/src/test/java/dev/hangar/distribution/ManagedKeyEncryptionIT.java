@@ -85,7 +85,8 @@ class ManagedKeyEncryptionIT extends AbstractS3IT {
                 .sseCustomerAlgorithm("AES256").sseCustomerKey(customerKeyBase64).sseCustomerKeyMD5(customerKeyMd5)),
                 400, "InvalidRequest");
         assertS3Error(() -> s3.putObject(request -> request.bucket(bucket).key("kms")
-                .serverSideEncryption(ServerSideEncryption.AWS_KMS), RequestBody.fromString("x")), 501, "NotImplemented");
+                .serverSideEncryption(ServerSideEncryption.AWS_KMS_DSSE), RequestBody.fromString("x")), 501,
+                "NotImplemented");
         assertS3Error(() -> s3.putObject(request -> request.bucket(bucket).key("both")
                 .serverSideEncryption(ServerSideEncryption.AES256).sseCustomerAlgorithm("AES256")
                 .sseCustomerKey(customerKeyBase64).sseCustomerKeyMD5(customerKeyMd5), RequestBody.fromString("x")),

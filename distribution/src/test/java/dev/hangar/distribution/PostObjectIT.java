@@ -526,13 +526,13 @@ class PostObjectIT extends AbstractS3IT {
         Form kms = signedForm(Instant.now().plusSeconds(600),
             "{\"bucket\": \"" + bucket + "\"}",
             "[\"eq\", \"$key\", \"encrypted\"]",
-            "{\"x-amz-server-side-encryption\": \"aws:kms\"}")
+            "{\"x-amz-server-side-encryption\": \"aws:kms:dsse\"}")
             .field("key", "encrypted")
-            .field("x-amz-server-side-encryption", "aws:kms");
+            .field("x-amz-server-side-encryption", "aws:kms:dsse");
         RawS3.Response response = post(kms.withFile("secret.txt", "text/plain", "secret".getBytes(StandardCharsets.UTF_8)));
         assertThat(response.status()).as("%s", response).isEqualTo(501);
         assertThat(response.errorCode()).contains("NotImplemented");
-        assertThat(response.bodyText()).contains("aws:kms");
+        assertThat(response.bodyText()).contains("aws:kms:dsse");
         assertAbsent("encrypted");
     }
 

@@ -14,10 +14,10 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
 /**
- * The server-side encryption Hangar does not implement yet, SSE-KMS and bucket keys: every operation that takes
- * their headers answers 501 NotImplemented naming the header or the feature, and stores nothing; so do encryption
- * headers sent to an operation that does not take them. (SSE-C: {@link CustomerKeyEncryptionIT}; SSE-S3:
- * {@link ManagedKeyEncryptionIT}.)
+ * The server-side encryption Hangar does not implement, S3 Bucket Keys and DSSE-KMS: every operation that takes
+ * them answers 501 NotImplemented naming the header or the feature, and stores nothing; so do encryption headers
+ * sent to an operation that does not take them. (SSE-C: {@link CustomerKeyEncryptionIT}; SSE-S3: {@link
+ * ManagedKeyEncryptionIT}; SSE-KMS: {@link KmsKeyEncryptionIT}.)
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ServerSideEncryptionIT extends AbstractS3IT {
@@ -30,10 +30,9 @@ class ServerSideEncryptionIT extends AbstractS3IT {
     }
 
     @Test
-    void putObjectWithSseKmsOrBucketKeysIsNotImplementedAndStoresNothing() {
-        assertRefused(() -> put("sse-kms", request -> request.serverSideEncryption(ServerSideEncryption.AWS_KMS)
-                .ssekmsKeyId("arn:aws:kms:us-east-1:111122223333:key/example").ssekmsEncryptionContext("e30=")),
-                "x-amz-server-side-encryption");
+    void putObjectWithDsseKmsOrBucketKeysIsNotImplementedAndStoresNothing() {
+        assertRefused(() -> put("sse-kms", request -> request.serverSideEncryption(ServerSideEncryption.AWS_KMS_DSSE)),
+                "aws:kms:dsse");
         assertRefused(() -> put("bucket-key", request -> request.bucketKeyEnabled(true)),
                 "x-amz-server-side-encryption-bucket-key-enabled");
 
@@ -43,14 +42,14 @@ class ServerSideEncryptionIT extends AbstractS3IT {
     }
 
     @Test
-    void copiesAndUploadsWithSseKmsAreNotImplemented() {
+    void copiesAndUploadsWithDsseKmsAreNotImplemented() {
         assertRefused(() -> s3.copyObject(CopyObjectRequest.builder().sourceBucket(bucket).sourceKey("plain")
-                .destinationBucket(bucket).destinationKey("copy-sse").serverSideEncryption(ServerSideEncryption.AWS_KMS)
-                .build()), "SSE-KMS");
+                .destinationBucket(bucket).destinationKey("copy-sse").serverSideEncryption(ServerSideEncryption.AWS_KMS_DSSE)
+                .build()), "DSSE-KMS");
         assertS3Status(() -> s3.headObject(request -> request.bucket(bucket).key("copy-sse")), 404);
 
         assertRefused(() -> s3.createMultipartUpload(CreateMultipartUploadRequest.builder().bucket(bucket)
-                .key("mpu-sse").serverSideEncryption(ServerSideEncryption.AWS_KMS).build()),
+                .key("mpu-sse").serverSideEncryption(ServerSideEncryption.AWS_KMS_DSSE).build()),
                 "x-amz-server-side-encryption");
         assertThat(s3.listMultipartUploads(request -> request.bucket(bucket)).uploads()).isEmpty();
     }
