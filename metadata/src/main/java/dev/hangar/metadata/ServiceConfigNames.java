@@ -12,7 +12,9 @@ import java.util.TreeMap;
  *
  * <p>Neither may be empty, and neither may contain U+0000: the key layouts separate kind and name
  * with a 0 byte (as bucket and key are separated elsewhere), and an empty name would be a key that
- * some tables cannot hold. Anything else goes: slashes, any Unicode, spaces.
+ * some tables cannot hold. Nor may they hold an unpaired surrogate, which UTF-8 cannot hold: a key
+ * would silently turn it into {@code ?} where a command's encoding refuses it. Anything else goes:
+ * slashes, any Unicode, spaces.
  */
 public final class ServiceConfigNames {
     /**
@@ -29,12 +31,12 @@ public final class ServiceConfigNames {
         return new TreeMap<>(ORDER);
     }
 
-    /** @throws IllegalArgumentException if {@code kind} is empty or contains U+0000 */
+    /** @throws IllegalArgumentException if {@code kind} is empty, contains U+0000 or is not valid UTF-16 */
     public static String requireKind(String kind) {
         return require(kind, "service configuration kind");
     }
 
-    /** @throws IllegalArgumentException if {@code name} is empty or contains U+0000 */
+    /** @throws IllegalArgumentException if {@code name} is empty, contains U+0000 or is not valid UTF-16 */
     public static String requireName(String name) {
         return require(name, "service configuration name");
     }
@@ -45,6 +47,9 @@ public final class ServiceConfigNames {
         }
         if (value.indexOf('\0') >= 0) {
             throw new IllegalArgumentException(what + " must not contain U+0000");
+        }
+        if (!StandardCharsets.UTF_8.newEncoder().canEncode(value)) {
+            throw new IllegalArgumentException(what + " must not contain an unpaired surrogate");
         }
         return value;
     }

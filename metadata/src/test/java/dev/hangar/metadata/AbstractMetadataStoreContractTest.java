@@ -1978,7 +1978,7 @@ public abstract class AbstractMetadataStoreContractTest {
         }
 
         // Refused alike by every store, for every operation, before anything is written.
-        for (String bad : List.of("", "a\0b", "\0")) {
+        for (String bad : List.of("", "a\0b", "\0", "lone \uD800 surrogate")) {
             assertThatThrownBy(() -> store.putServiceConfig(bad, "name", new byte[] {1}))
                     .isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> store.putServiceConfig("kind", bad, new byte[] {1}))
