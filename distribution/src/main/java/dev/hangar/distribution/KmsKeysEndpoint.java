@@ -4,6 +4,7 @@ import dev.hangar.s3api.encryption.KmsKey;
 import dev.hangar.s3api.encryption.KmsKeys;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -39,21 +40,15 @@ public class KmsKeysEndpoint {
 
     @ReadOperation
     public WebEndpointResponse<Object> keys() {
-        if (keys.isEmpty()) {
-            return unavailable();
-        }
-        KmsKeys kms = keys.get();
-        return new WebEndpointResponse<>(new KeyList(kms.list().stream().map(key -> describe(kms, key)).toList()));
+        return withKeys(kms -> new WebEndpointResponse<>(
+                new KeyList(kms.list().stream().map(key -> describe(kms, key)).toList())));
     }
 
     @ReadOperation
     public WebEndpointResponse<Object> key(@Selector String id) {
-        if (keys.isEmpty()) {
-            return unavailable();
-        }
-        KmsKeys kms = keys.get();
-        return kms.find(id).<WebEndpointResponse<Object>>map(key -> new WebEndpointResponse<>(describe(kms, key)))
-                .orElseGet(() -> notFound(id));
+        return withKeys(kms -> kms.find(id)
+                .<WebEndpointResponse<Object>>map(key -> new WebEndpointResponse<>(describe(kms, key)))
+                .orElseGet(() -> notFound(id)));
     }
 
     /**
@@ -62,36 +57,37 @@ public class KmsKeysEndpoint {
      */
     @WriteOperation
     public WebEndpointResponse<Object> create(@Nullable String action, @Nullable String description) {
-        if (keys.isEmpty()) {
-            return unavailable();
-        }
-        KmsKeys kms = keys.get();
-        if ("rewrap".equals(action)) {
-            return new WebEndpointResponse<>(new Rewrapped(kms.rewrap()));
-        }
-        if (action != null && !action.equals("create")) {
-            return new WebEndpointResponse<>(new Failure("unknown action " + action + ": create or rewrap"),
-                    WebEndpointResponse.STATUS_BAD_REQUEST);
-        }
-        KmsKey key = kms.create(description == null ? "" : description);
-        return new WebEndpointResponse<>(describe(kms, key), 201);
+        return withKeys(kms -> {
+            if ("rewrap".equals(action)) {
+                return new WebEndpointResponse<>(new Rewrapped(kms.rewrap()));
+            }
+            if (action != null && !action.equals("create")) {
+                return new WebEndpointResponse<>(new Failure("unknown action " + action + ": create or rewrap"),
+                        WebEndpointResponse.STATUS_BAD_REQUEST);
+            }
+            KmsKey key = kms.create(description == null ? "" : description);
+            return new WebEndpointResponse<>(describe(kms, key), 201);
+        });
     }
 
     /** Enables or disables a key. */
     @WriteOperation
     public WebEndpointResponse<Object> change(@Selector String id, @Nullable Boolean enabled) {
-        if (keys.isEmpty()) {
-            return unavailable();
-        }
-        if (enabled == null) {
-            return new WebEndpointResponse<>(new Failure("enabled (true or false) is required"),
-                    WebEndpointResponse.STATUS_BAD_REQUEST);
-        }
-        KmsKeys kms = keys.get();
-        return kms.find(id)
-                .flatMap(key -> kms.setEnabled(key.id(), enabled))
-                .<WebEndpointResponse<Object>>map(key -> new WebEndpointResponse<>(describe(kms, key)))
-                .orElseGet(() -> notFound(id));
+        return withKeys(kms -> {
+            if (enabled == null) {
+                return new WebEndpointResponse<>(new Failure("enabled (true or false) is required"),
+                        WebEndpointResponse.STATUS_BAD_REQUEST);
+            }
+            return kms.find(id)
+                    .flatMap(key -> kms.setEnabled(key.id(), enabled))
+                    .<WebEndpointResponse<Object>>map(key -> new WebEndpointResponse<>(describe(kms, key)))
+                    .orElseGet(() -> notFound(id));
+        });
+    }
+
+    /** What {@code action} answers with the KMS keys; 409 when there are none, without a master key. */
+    private WebEndpointResponse<Object> withKeys(Function<KmsKeys, WebEndpointResponse<Object>> action) {
+        return keys.map(action).orElseGet(KmsKeysEndpoint::unavailable);
     }
 
     private static KeyDescription describe(KmsKeys kms, KmsKey key) {

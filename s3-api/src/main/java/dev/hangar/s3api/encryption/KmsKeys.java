@@ -1,13 +1,12 @@
 package dev.hangar.s3api.encryption;
 
+import dev.hangar.metadata.MetadataStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.SortedMap;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,21 +27,13 @@ public final class KmsKeys {
     private static final Pattern ALIAS_ARN = Pattern.compile("arn:aws:kms:[^:]*:[^:]*:alias/(.+)");
     private static final String ACCOUNT = "000000000000";
 
-    /** Where KMS keys are kept: the metadata store's service configuration documents. */
-    public interface Store {
-        Optional<byte[]> get(String kind, String name);
-
-        SortedMap<String, byte[]> list(String kind);
-
-        void put(String kind, String name, byte[] document);
-    }
-
-    private final Store store;
+    /** Where KMS keys are kept: service configuration documents, replicated as settings are. */
+    private final MetadataStore store;
     private final MasterKeys masterKeys;
     private final String region;
     private final Clock clock;
 
-    public KmsKeys(Store store, MasterKeys masterKeys, String region, Clock clock) {
+    public KmsKeys(MetadataStore store, MasterKeys masterKeys, String region, Clock clock) {
         this.store = store;
         this.masterKeys = masterKeys;
         this.region = region;
@@ -54,14 +45,14 @@ public final class KmsKeys {
         String id = UUID.randomUUID().toString();
         KmsKey key = new KmsKey(id, clock.instant().truncatedTo(ChronoUnit.SECONDS), true, description,
                 masterKeys.wrap(ContentKey.random(), purpose(id)));
-        store.put(KIND, id, key.encode());
+        store.putServiceConfig(KIND, id, key.encode());
         return key;
     }
 
     /** Every key, by id. */
     public List<KmsKey> list() {
         List<KmsKey> keys = new ArrayList<>();
-        store.list(KIND).values().forEach(document -> keys.add(KmsKey.decode(document)));
+        store.listServiceConfigs(KIND).values().forEach(document -> keys.add(KmsKey.decode(document)));
         return keys;
     }
 
@@ -76,12 +67,17 @@ public final class KmsKeys {
         if (aliasArn.matches()) {
             ref = "alias/" + aliasArn.group(1);
         }
-        if (ref.startsWith("alias/")) {
-            return store.get(ALIAS_KIND, ref.substring("alias/".length()))
-                    .flatMap(target -> store.get(KIND, new String(target, StandardCharsets.UTF_8)))
-                    .map(KmsKey::decode);
+        try {
+            if (ref.startsWith("alias/")) {
+                return store.getServiceConfig(ALIAS_KIND, ref.substring("alias/".length()))
+                        .flatMap(target -> store.getServiceConfig(KIND, new String(target, StandardCharsets.UTF_8)))
+                        .map(KmsKey::decode);
+            }
+            return store.getServiceConfig(KIND, ref).map(KmsKey::decode);
+        } catch (IllegalArgumentException notAName) {
+            // An empty reference, or one with a character no stored name can have, names no key.
+            return Optional.empty();
         }
-        return store.get(KIND, ref).map(KmsKey::decode);
     }
 
     /**
@@ -94,7 +90,7 @@ public final class KmsKeys {
             return existing.get();
         }
         KmsKey made = create("Default key for SSE-KMS requests that name no key (alias/" + DEFAULT_ALIAS + ")");
-        store.put(ALIAS_KIND, DEFAULT_ALIAS, made.id().getBytes(StandardCharsets.UTF_8));
+        store.putServiceConfig(ALIAS_KIND, DEFAULT_ALIAS, made.id().getBytes(StandardCharsets.UTF_8));
         return made;
     }
 
@@ -102,7 +98,7 @@ public final class KmsKeys {
     public Optional<KmsKey> setEnabled(String id, boolean enabled) {
         return find(id).map(key -> {
             KmsKey changed = key.withEnabled(enabled);
-            store.put(KIND, key.id(), changed.encode());
+            store.putServiceConfig(KIND, key.id(), changed.encode());
             return changed;
         });
     }
@@ -118,7 +114,7 @@ public final class KmsKeys {
         for (KmsKey key : list()) {
             if (!MasterKeys.idOfWrapped(key.wrappedMaterial()).equals(masterKeys.currentId())) {
                 ContentKey material = material(key);
-                store.put(KIND, key.id(), key.withWrappedMaterial(masterKeys.wrap(material, purpose(key.id()))).encode());
+                store.putServiceConfig(KIND, key.id(), key.withWrappedMaterial(masterKeys.wrap(material, purpose(key.id()))).encode());
                 count++;
             }
         }

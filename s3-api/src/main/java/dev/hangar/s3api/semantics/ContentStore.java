@@ -4,6 +4,7 @@ import dev.hangar.blockstore.BlockId;
 import dev.hangar.blockstore.BlockRef;
 import dev.hangar.blockstore.BlockStore;
 import dev.hangar.blockstore.ChunkedStreams;
+import dev.hangar.blockstore.NoSuchBlockException;
 import dev.hangar.cluster.ReaderLeases;
 import dev.hangar.cluster.RoundTrips;
 import dev.hangar.metadata.MetadataStore;
@@ -15,6 +16,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -62,12 +65,12 @@ final class ContentStore {
     }
 
     /**
-     * Leases what a read of {@code length} plaintext bytes from {@code offset} needs: for sealed content (a
-     * {@code key}), every block of the version, as a part's salt and segments lie elsewhere than its plaintext.
+     * Leases what a read of {@code length} plaintext bytes from {@code offset} needs: for sealed content, every
+     * block of the version, as a part's salt and segments lie elsewhere than its plaintext.
      */
-    ReaderLeases.Lease hold(ReaderLeases.Reading reading, ObjectVersion version, Optional<Sealing> key, long offset,
-            long length) {
-        return key.isEmpty() ? hold(reading, version, offset, length) : hold(reading, version, 0, Long.MAX_VALUE);
+    ReaderLeases.Lease hold(ReaderLeases.Reading reading, ObjectVersion version, Optional<Sealing> sealing,
+            long offset, long length) {
+        return sealing.isEmpty() ? hold(reading, version, offset, length) : hold(reading, version, 0, Long.MAX_VALUE);
     }
 
     /**
@@ -115,11 +118,36 @@ final class ContentStore {
      * Streams {@code length} plaintext bytes of a version's content from {@code offset}: as stored, or unsealed
      * with {@code key} ({@link SealedReader}).
      */
-    InputStream open(ObjectVersion version, Optional<Sealing> key, long offset, long length) throws IOException {
-        if (key.isEmpty()) {
+    InputStream open(ObjectVersion version, Optional<Sealing> sealing, long offset, long length) throws IOException {
+        if (sealing.isEmpty()) {
             return open(version, offset, length);
         }
-        return new SealedReader(this, version, key.get().key()).open(offset, length);
+        return new SealedReader(this, version, sealing.get().key()).open(offset, length);
+    }
+
+    /** What a copy stored, and the entity tag it gets. */
+    record Copied<T>(T stored, String etag) {}
+
+    /** Where a copy's bytes go: new content of a known stored length, or a part's blocks. */
+    interface Sink<T> {
+        T store(InputStream in, long storedLength) throws IOException;
+    }
+
+    /**
+     * Streams {@code count} plaintext bytes of {@code source} from {@code from} (unsealed as it is stored) into new
+     * content sealed as {@code target}, the source's blocks leased meanwhile: CopyObject and UploadPartCopy.
+     *
+     * @throws NoSuchBlockException when a block of the source is gone (the caller knows what that means)
+     */
+    <T> Copied<T> copy(ReaderLeases.Reading reading, ObjectVersion source, Optional<Sealing> sourceSealing, long from,
+            long count, Optional<Sealing> target, Sink<T> sink) throws IOException {
+        MessageDigest md5 = Etags.md5();
+        try (ReaderLeases.Lease lease = hold(reading, source, sourceSealing, from, count);
+                InputStream in = new DigestInputStream(open(source, sourceSealing, from, count), md5)) {
+            ContentWrite write = new ContentWrite(in, target);
+            T stored = sink.store(write.stream(), write.storedLength(count));
+            return new Copied<>(stored, write.etag(md5.digest()));
+        }
     }
 
     /**

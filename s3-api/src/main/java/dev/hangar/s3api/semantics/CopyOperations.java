@@ -9,9 +9,6 @@ import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.request.S3Request;
 import dev.hangar.s3api.xml.VersioningConfiguration;
-import java.io.InputStream;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +33,6 @@ final class CopyOperations {
         this.configurations = configurations;
         this.documents = documents;
     }
-
-    /** What a copy stored, and the entity tag it gets. */
-    private record Copied(ObjectContent content, String etag) {}
 
     S3Response copy(S3Request request) {
         String bucket = request.requireBucket();
@@ -78,13 +72,9 @@ final class CopyOperations {
         VersionSettings settings = taggingDirective.equals("COPY")
                 ? new VersionSettings(original.tags(), requested.cannedAcl(), requested.lock())
                 : requested;
-        Copied copied = Failures.io(() -> {
-            MessageDigest md5 = Etags.md5();
-            try (ReaderLeases.Lease lease = content.hold(reading, original, sourceKey, 0, original.size());
-                    InputStream in = new DigestInputStream(content.open(original, sourceKey, 0, original.size()), md5)) {
-                ContentWrite write = new ContentWrite(in, targetKey);
-                ObjectContent stored = content.write(write.stream(), write.storedLength(original.size()));
-                return new Copied(stored, write.etag(md5.digest()));
+        ContentStore.Copied<ObjectContent> copied = Failures.io(() -> {
+            try {
+                return content.copy(reading, original, sourceKey, 0, original.size(), targetKey, content::write);
             } catch (NoSuchBlockException missing) {
                 throw objects.copySourceGone(source, original, missing);
             }
@@ -95,7 +85,7 @@ final class CopyOperations {
         }
         Optional<VersioningConfiguration.Status> versioning = configurations.versioning(bucket);
         ObjectVersion version = ObjectOperations.sealedWith(objects.newVersion(bucket, key, versioning, original.size(),
-                copied.etag(), copied.content(), headers, checksum, List.of(), settings), targetKey);
+                copied.etag(), copied.stored(), headers, checksum, List.of(), settings), targetKey);
         objects.commit(version);
         Map<String, String> responseHeaders = new LinkedHashMap<>();
         objects.putCopySourceVersionId(responseHeaders, source.bucket(), original.versionId());

@@ -5,6 +5,7 @@ import dev.hangar.metadata.ObjectVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Optional;
 
 /**
  * The streamed body of a GET: a range of one version's content, whose blocks the request leased
@@ -14,16 +15,16 @@ import java.io.OutputStream;
 final class LeasedBody implements S3Response.Writer {
     private final ContentStore content;
     private final ObjectVersion version;
-    private final java.util.Optional<Sealing> key;
+    private final Optional<Sealing> sealing;
     private final long offset;
     private final long length;
     private final ReaderLeases.Lease lease;
 
-    LeasedBody(ContentStore content, ObjectVersion version, java.util.Optional<Sealing> key, long offset, long length,
+    LeasedBody(ContentStore content, ObjectVersion version, Optional<Sealing> sealing, long offset, long length,
             ReaderLeases.Lease lease) {
         this.content = content;
         this.version = version;
-        this.key = key;
+        this.sealing = sealing;
         this.offset = offset;
         this.length = length;
         this.lease = lease;
@@ -31,7 +32,7 @@ final class LeasedBody implements S3Response.Writer {
 
     @Override
     public void writeTo(OutputStream out) throws IOException {
-        try (lease; InputStream in = content.open(version, key, offset, length)) {
+        try (lease; InputStream in = content.open(version, sealing, offset, length)) {
             S3Response.ChannelOutput.transfer(in, out);
         }
     }

@@ -22,9 +22,6 @@ import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
 import dev.hangar.s3api.xml.VersioningConfiguration;
-import java.io.InputStream;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -161,28 +158,22 @@ final class MultipartOperations {
         }
         long from = offset;
         long count = length;
-        CopiedPart copied = Failures.io(() -> {
-            MessageDigest md5 = Etags.md5();
-            try (ReaderLeases.Lease lease = content.hold(reading, original, sourceKey, from, count);
-                    InputStream in = new DigestInputStream(content.open(original, sourceKey, from, count), md5)) {
-                ContentWrite write = new ContentWrite(in, targetKey);
-                List<BlockRef> blocks = content.writeBlocks(write.stream());
-                return new CopiedPart(blocks, write.etag(md5.digest()));
+        ContentStore.Copied<List<BlockRef>> copied = Failures.io(() -> {
+            try {
+                return content.copy(reading, original, sourceKey, from, count, targetKey,
+                        (in, storedLength) -> content.writeBlocks(in));
             } catch (NoSuchBlockException missing) {
                 throw objects.copySourceGone(source, original, missing);
             }
         });
         Part part = new Part(upload.uploadId(), operation.partNumber(), objects.now(), count, copied.etag(),
-                copied.blocks(), null);
+                copied.stored(), null);
         store(upload, part);
         Map<String, String> headers = new LinkedHashMap<>();
         objects.putCopySourceVersionId(headers, source.bucket(), original.versionId());
         targetKey.ifPresent(how -> headers.putAll(how.responseHeaders()));
         return S3Response.xml(200, headers, documents.copyPartResult(part.etag(), part.lastModified()));
     }
-
-    /** What a part copy stored, and the entity tag it gets. */
-    private record CopiedPart(List<BlockRef> blocks, String etag) {}
 
     /**
      * Completes an upload; a completion of an upload that is already complete (a client's retry, its

@@ -23,7 +23,6 @@ import dev.hangar.s3api.xml.Tagging;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
@@ -213,20 +212,10 @@ final class PostObjectOperations {
         MessageDigest md5 = Etags.md5();
         LengthLimitedStream bounded = new LengthLimitedStream(new DigestInputStream(file, md5), maximum,
                 count -> tooLarge(count, policy));
-        if (sealing.isPresent()) {
-            ContentWrite write = new ContentWrite(bounded, sealing);
-            ObjectContent sealed = Failures.io(() -> content.write(write.stream(), -1));
-            return new StoredFile(sealed, bounded.count(), write.etag(md5.digest()));
-        }
-        ObjectContent stored = Failures.io(() -> {
-            byte[] head = bounded.readNBytes(settings.inlineThreshold() + 1);
-            if (head.length <= settings.inlineThreshold()) {
-                return content.write(new ByteArrayInputStream(head), head.length);
-            }
-            return new ObjectContent.Blocks(
-                    content.writeBlocks(new SequenceInputStream(new ByteArrayInputStream(head), bounded)));
-        });
-        return new StoredFile(stored, bounded.count(), Etags.of(md5.digest()));
+        // A file of unknown length: the content store keeps it inline if it ends within the threshold.
+        ContentWrite write = new ContentWrite(bounded, sealing);
+        ObjectContent stored = Failures.io(() -> content.write(write.stream(), -1));
+        return new StoredFile(stored, bounded.count(), write.etag(md5.digest()));
     }
 
     private S3Response respond(S3Request request, PostForm form, PostSuccess success, ObjectVersion version,

@@ -47,7 +47,7 @@ public final class S3Service {
         this.configurations = new BucketConfigurations(node.metadata());
         this.guard = new AccessGuard(node.metadata(), configurations, clock);
         this.kmsKeys = settings.masterKeys().map(masterKeys -> new dev.hangar.s3api.encryption.KmsKeys(
-                new ServiceConfigKmsStore(node.metadata()), masterKeys, settings.region(), clock));
+                node.metadata(), masterKeys, settings.region(), clock));
         ServerSideEncryption encryption = new ServerSideEncryption(settings.customerKeysOverHttp(),
                 settings.masterKeys(), kmsKeys, configurations::defaultEncryption);
         this.objects = new ObjectOperations(node.metadata(), content, reclamation, documents, configurations, encryption,

@@ -25,20 +25,22 @@ import org.jspecify.annotations.Nullable;
  * the version only what tells that key from another ({@link ContentKey#check}) is kept. SSE-S3 ({@code
  * x-amz-server-side-encryption: AES256}, or the bucket's default encryption): each object, and each multipart
  * upload, gets a fresh data key, kept with it wrapped by the key service's current master key ({@link MasterKeys});
- * GETs need nothing from the client. Both are kept under names that cannot be headers ({@link #MODE}, {@link
- * #KEY_CHECK}, {@link #DATA_KEY}).
+ * GETs need nothing from the client. SSE-KMS ({@code aws:kms}, with {@code ...-aws-kms-key-id} and {@code
+ * ...-context}): the same, the data key wrapped by a KMS key of the key service ({@link KmsKeys}) and bound to the
+ * encryption context. All is kept under names that cannot be headers ({@link #MODE}, {@link #KEY_CHECK}, {@link
+ * #DATA_KEY}, {@link #KMS_KEY_ID}, {@link #KMS_CONTEXT}).
  *
- * <p>SSE-KMS ({@code aws:kms}, {@code ...-aws-kms-key-id}, {@code ...-context}) and bucket keys are not implemented
- * yet: a request that asks for them is answered {@code 501 NotImplemented} naming the header, never served as if
- * its data were encrypted. So is any other header with these prefixes, so that a new one S3 adds is refused rather
- * than ignored, and encryption headers sent to an operation that does not take them.
+ * <p>S3 Bucket Keys and DSSE-KMS are not implemented: a request that asks for them is answered {@code 501
+ * NotImplemented} naming them, never served as if its data were encrypted so. So is any other header with these
+ * prefixes, so that a new one S3 adds is refused rather than ignored, and encryption headers sent to an operation
+ * that does not take them.
  */
 final class ServerSideEncryption {
-    /** Stored with a sealed version or upload: how it is sealed, {@link #CUSTOMER_KEYS} or {@link #AES256}. */
+    /** Stored with a sealed version or upload: how it is sealed, {@link #CUSTOMER_KEYS}, {@link #AES256} or {@link #KMS}. */
     static final String MODE = ":sse";
     /** Stored with an SSE-C version or upload: the {@link ContentKey#check} of the customer's key. */
     static final String KEY_CHECK = ":sse-key-check";
-    /** Stored with an SSE-S3 version or upload: its data key, wrapped by a master key. */
+    /** Stored with an SSE-S3 or SSE-KMS version or upload: its data key, wrapped by a master key or a KMS key. */
     static final String DATA_KEY = ":sse-data-key";
     /** Stored with an SSE-KMS version or upload: the id of the KMS key that wrapped its data key. */
     static final String KMS_KEY_ID = ":sse-kms-key-id";
@@ -83,8 +85,8 @@ final class ServerSideEncryption {
     }
 
     /**
-     * Refuses what is not implemented: every encryption header but SSE-C's and {@code x-amz-server-side-encryption}
-     * on the operations that take them.
+     * Refuses what is not implemented: every encryption header but SSE-C's on the operations that take a customer
+     * key, the copy source's on copies, and SSE-S3's and SSE-KMS's on the operations that make new content.
      *
      * @throws S3Exception NotImplemented naming the first such header and its feature
      */
@@ -195,10 +197,7 @@ final class ServerSideEncryption {
             throw new S3Exception(S3Error.INVALID_REQUEST, "The multipart upload was not created with server-side "
                     + "encryption with a customer-provided key, so its parts cannot have one.");
         }
-        if (mode == null) {
-            return Optional.empty();
-        }
-        return Optional.of(mode.equals(KMS) ? unwrappedWithKms(uploadHeaders) : unwrapped(uploadHeaders));
+        return mode == null ? Optional.empty() : Optional.of(unwrapped(uploadHeaders));
     }
 
     /** The stored encryption facts among a version's or an upload's stored headers. */
@@ -228,23 +227,11 @@ final class ServerSideEncryption {
 
     private Optional<Sealing> toRead(Map<String, String> stored, Optional<CustomerKey> supplied) {
         String mode = stored.get(MODE);
-        if (mode == null) {
+        if (!CUSTOMER_KEYS.equals(mode)) {
             if (supplied.isPresent()) {
                 throw new S3Exception(S3Error.INVALID_REQUEST, NOT_APPLICABLE);
             }
-            return Optional.empty();
-        }
-        if (mode.equals(KMS)) {
-            if (supplied.isPresent()) {
-                throw new S3Exception(S3Error.INVALID_REQUEST, NOT_APPLICABLE);
-            }
-            return Optional.of(unwrappedWithKms(stored));
-        }
-        if (!mode.equals(CUSTOMER_KEYS)) {
-            if (supplied.isPresent()) {
-                throw new S3Exception(S3Error.INVALID_REQUEST, NOT_APPLICABLE);
-            }
-            return Optional.of(unwrapped(stored));
+            return mode == null ? Optional.empty() : Optional.of(unwrapped(stored));
         }
         if (supplied.isEmpty()) {
             throw new S3Exception(S3Error.INVALID_REQUEST, "The object was stored using a form of Server Side "
@@ -306,24 +293,37 @@ final class ServerSideEncryption {
         return new Sealing(dataKey, true, stored, kmsResponseHeaders(keys, key.id(), checkedContext));
     }
 
-    /** The data key an SSE-KMS version or upload stores, unwrapped with its KMS key. */
-    private Sealing unwrappedWithKms(Map<String, String> stored) {
-        KmsKeys keys = kmsKeys.orElseThrow(() -> new S3Exception(S3Error.INTERNAL_ERROR,
-                "The object is encrypted with a KMS key (SSE-KMS), and the key service has no master key: see "
-                        + "hangar.encryption.master-key-file."));
-        String id = stored.getOrDefault(KMS_KEY_ID, "");
-        KmsKey key = keys.find(id).orElseThrow(() -> new S3Exception(S3Error.INTERNAL_ERROR,
-                "The object is encrypted with KMS key " + id + ", which the key service does not have."));
-        if (!key.enabled()) {
-            throw new S3Exception(S3Error.KMS_DISABLED, "The KMS key " + keys.arn(id) + " the object is encrypted "
-                    + "with is disabled.");
-        }
-        String context = stored.get(KMS_CONTEXT);
+    /**
+     * The data key an SSE-S3 or SSE-KMS version or upload stores, unwrapped with the master key or the KMS key that
+     * wrapped it.
+     *
+     * @throws S3Exception InternalError when that key is not configured (or no longer exists) or the stored key is
+     *     damaged; KMS.DisabledException for a disabled KMS key
+     */
+    private Sealing unwrapped(Map<String, String> stored) {
+        String wrapped = stored.getOrDefault(DATA_KEY, "");
         try {
-            ContentKey dataKey = keys.material(key).unwrap(stored.getOrDefault(DATA_KEY, ""), kmsPurpose(context));
-            return new Sealing(dataKey, true, Map.of(), kmsResponseHeaders(keys, id, context));
+            if (!KMS.equals(stored.get(MODE))) {
+                MasterKeys keys = masterKeys.orElseThrow(() -> new S3Exception(S3Error.INTERNAL_ERROR,
+                        "The object is encrypted with a master key (SSE-S3), and no master key is configured: see "
+                                + "hangar.encryption.master-key-file."));
+                return new Sealing(keys.unwrap(wrapped, DATA_KEY_PURPOSE), false, Map.of(), Map.of(HEADER, AES256));
+            }
+            KmsKeys keys = kmsKeys.orElseThrow(() -> new S3Exception(S3Error.INTERNAL_ERROR,
+                    "The object is encrypted with a KMS key (SSE-KMS), and the key service has no master key: see "
+                            + "hangar.encryption.master-key-file."));
+            String id = stored.getOrDefault(KMS_KEY_ID, "");
+            KmsKey key = keys.find(id).orElseThrow(() -> new S3Exception(S3Error.INTERNAL_ERROR,
+                    "The object is encrypted with KMS key " + id + ", which the key service does not have."));
+            if (!key.enabled()) {
+                throw new S3Exception(S3Error.KMS_DISABLED, "The KMS key " + keys.arn(id) + " the object is "
+                        + "encrypted with is disabled.");
+            }
+            String context = stored.get(KMS_CONTEXT);
+            return new Sealing(keys.material(key).unwrap(wrapped, kmsPurpose(context)), true, Map.of(),
+                    kmsResponseHeaders(keys, id, context));
         } catch (MasterKeys.UnknownMasterKeyException e) {
-            throw new S3Exception(S3Error.INTERNAL_ERROR, "KMS key " + id + " is wrapped with master key " + e.id()
+            throw new S3Exception(S3Error.INTERNAL_ERROR, "The object's key is wrapped with master key " + e.id()
                     + ", which is not configured (hangar.encryption.previous-master-key-files keeps retired keys).");
         } catch (IllegalArgumentException e) {
             throw new S3Exception(S3Error.INTERNAL_ERROR, "The object's stored data key is damaged: " + e.getMessage());
@@ -341,22 +341,6 @@ final class ServerSideEncryption {
     /** What an SSE-KMS data key is bound to: the encryption context too, as AWS KMS binds it. */
     private static String kmsPurpose(@Nullable String context) {
         return "sse-kms data key" + (context == null ? "" : " " + context);
-    }
-
-    /** The data key an SSE-S3 version or upload stores, unwrapped. */
-    private Sealing unwrapped(Map<String, String> stored) {
-        String wrapped = stored.getOrDefault(DATA_KEY, "");
-        MasterKeys keys = masterKeys.orElseThrow(() -> new S3Exception(S3Error.INTERNAL_ERROR,
-                "The object is encrypted with a master key (SSE-S3), and no master key is configured: see "
-                        + "hangar.encryption.master-key-file."));
-        try {
-            return new Sealing(keys.unwrap(wrapped, DATA_KEY_PURPOSE), false, Map.of(), Map.of(HEADER, AES256));
-        } catch (MasterKeys.UnknownMasterKeyException e) {
-            throw new S3Exception(S3Error.INTERNAL_ERROR, "The object is encrypted with master key " + e.id()
-                    + ", which is not configured (hangar.encryption.previous-master-key-files keeps retired keys).");
-        } catch (IllegalArgumentException e) {
-            throw new S3Exception(S3Error.INTERNAL_ERROR, "The object's stored data key is damaged: " + e.getMessage());
-        }
     }
 
     private Optional<CustomerKey> customerKey(S3Request request, String prefix) {
@@ -430,11 +414,9 @@ final class ServerSideEncryption {
         return operation instanceof S3Operation.CopyObject || operation instanceof S3Operation.UploadPartCopy;
     }
 
-    private static S3Exception notImplemented(String header, @Nullable String operation) {
-        String feature = feature(header);
-        String where = feature.contains("SSE-C") && operation != null ? " on " + operation : "";
-        return new S3Exception(S3Error.NOT_IMPLEMENTED, feature + where + " is not implemented by Hangar yet "
-                + "(the request has " + header + "): Hangar refuses requests that ask for encryption it does not do.");
+    private static S3Exception notImplemented(String header, String operation) {
+        return new S3Exception(S3Error.NOT_IMPLEMENTED, feature(header) + " on " + operation + " is not implemented by "
+                + "Hangar (the request has " + header + "): Hangar refuses requests that ask for encryption it does not do.");
     }
 
     private static String feature(String header) {

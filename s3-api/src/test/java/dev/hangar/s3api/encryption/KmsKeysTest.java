@@ -3,22 +3,39 @@ package dev.hangar.s3api.encryption;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hangar.metadata.MetadataStore;
+import dev.hangar.metadata.rocksdb.RocksDbConfig;
+import dev.hangar.metadata.rocksdb.RocksDbMetadataStore;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class KmsKeysTest {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-27T12:00:00Z"), ZoneOffset.UTC);
 
-    private final KmsKeysTestStore store = new KmsKeysTestStore();
+    @TempDir
+    Path folder;
+
     private final byte[] master = new byte[32];
-    private final KmsKeys keys = new KmsKeys(store, MasterKeys.of(master, List.of()), "us-east-1", CLOCK);
+    private MetadataStore store;
+    private KmsKeys keys;
+
+    @BeforeEach
+    void openStore() {
+        store = RocksDbMetadataStore.open(RocksDbConfig.defaults(folder));
+        keys = new KmsKeys(store, MasterKeys.of(master, List.of()), "us-east-1", CLOCK);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
 
     @Test
     void aKeyIsFoundByIdArnAndItsMaterialStaysTheSame() {
@@ -32,8 +49,10 @@ class KmsKeysTest {
         ContentKey material = keys.material(made);
         String wrapped = material.wrap(ContentKey.random(), "p");
         assertThat(keys.material(keys.find(made.id()).orElseThrow()).unwrap(wrapped, "p")).isNotNull();
-        assertThat(new String(store.get(KmsKeys.KIND, made.id()).orElseThrow())).doesNotContain("material=\n")
-                .contains("description=");
+        assertThat(new String(store.getServiceConfig(KmsKeys.KIND, made.id()).orElseThrow()))
+                .doesNotContain("material=\n").contains("description=");
+        assertThat(keys.find("")).isEmpty();
+        assertThat(keys.find("alias/")).isEmpty();
     }
 
     @Test

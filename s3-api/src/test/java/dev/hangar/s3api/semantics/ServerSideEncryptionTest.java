@@ -32,6 +32,11 @@ class ServerSideEncryptionTest {
 
     private final ServerSideEncryption overTlsOnly = encryption(false);
 
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path folder;
+
+    private dev.hangar.metadata.@org.jspecify.annotations.Nullable MetadataStore store;
+
     private static ServerSideEncryption encryption(boolean customerKeysOverHttp) {
         return new ServerSideEncryption(customerKeysOverHttp, Optional.of(MASTER_KEYS), Optional.empty(), bucket -> Optional.empty());
     }
@@ -216,9 +221,18 @@ class ServerSideEncryptionTest {
                 S3Error.NOT_IMPLEMENTED);
     }
 
-    private static KmsKeys kmsKeys() {
-        return new KmsKeys(new dev.hangar.s3api.encryption.KmsKeysTestStore(), MASTER_KEYS, "us-east-1",
-                java.time.Clock.systemUTC());
+    /** KMS keys on a real RocksDB store in a temporary folder, closed after the test. */
+    private KmsKeys kmsKeys() {
+        store = dev.hangar.metadata.rocksdb.RocksDbMetadataStore.open(
+                dev.hangar.metadata.rocksdb.RocksDbConfig.defaults(folder));
+        return new KmsKeys(store, MASTER_KEYS, "us-east-1", java.time.Clock.systemUTC());
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void closeStore() {
+        if (store != null) {
+            store.close();
+        }
     }
 
     private static dev.hangar.metadata.ObjectVersion version(Map<String, String> stored) {
