@@ -93,7 +93,7 @@ class OwnershipControlsIT extends AbstractS3IT {
         assertS3Error(() -> s3.putBucketAcl(request -> request.bucket(bucket).acl(BucketCannedACL.PRIVATE)),
                 400, "AccessControlListNotSupported");
 
-        // Grants header by header, which Hangar otherwise answers NotImplemented, are ACLs too.
+        // Grants header by header are ACLs too, refused before the grantees they name are looked up.
         assertS3Error(() -> s3.putObject(request -> request.bucket(bucket).key("new.txt").grantRead("id=someone"),
                 RequestBody.fromString("new")), 400, "AccessControlListNotSupported");
         assertS3Error(() -> s3.putObjectAcl(request -> request.bucket(bucket).key("doc.txt").grantRead("id=someone")),

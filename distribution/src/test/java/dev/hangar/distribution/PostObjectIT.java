@@ -552,6 +552,37 @@ class PostObjectIT extends AbstractS3IT {
         assertAbsent("archived");
     }
 
+    @Test
+    void grantFieldsAreAPutsGrantHeaders() {
+        String allUsers = "uri=\"http://acs.amazonaws.com/groups/global/AllUsers\"";
+        Form form = signedForm(Instant.now().plusSeconds(600),
+            "{\"bucket\": \"" + bucket + "\"}",
+            "{\"key\": \"granted/readme.txt\"}",
+            "[\"starts-with\", \"$x-amz-grant-read\", \"\"]")
+            .field("key", "granted/readme.txt")
+            .field("x-amz-grant-read", allUsers);
+
+        RawS3.Response response = post(form.withFile("readme.txt", "text/plain",
+            "read me".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(response.status()).as("%s", response).isEqualTo(204);
+        assertThat(s3.getObjectAcl(request -> request.bucket(bucket).key("granted/readme.txt")).grants())
+            .singleElement().satisfies(grant -> assertThat(grant.permission().toString()).isEqualTo("READ"));
+        RawS3.Response anonymousGet = raw.send(HttpRequest.newBuilder(
+            URI.create(endpoint() + "/" + bucket + "/granted/readme.txt")).GET().build());
+        assertThat(anonymousGet.status()).as("%s", anonymousGet).isEqualTo(200);
+
+        Form unknown = signedForm(Instant.now().plusSeconds(600),
+            "{\"bucket\": \"" + bucket + "\"}",
+            "{\"key\": \"granted/unknown.txt\"}",
+            "[\"starts-with\", \"$x-amz-grant-read\", \"\"]")
+            .field("key", "granted/unknown.txt")
+            .field("x-amz-grant-read", "id=\"nobody-has-this-id\"");
+        RawS3.Response refused = post(unknown.withFile("a.txt", "text/plain", "a".getBytes(StandardCharsets.UTF_8)));
+        assertError(refused, 400, "InvalidArgument", "Invalid id");
+        assertAbsent("granted/unknown.txt");
+    }
+
     /**
      * A form field can hold a line break, which no header can: stored, it would make every later GET of the
      * object fail. It is refused with the upload.

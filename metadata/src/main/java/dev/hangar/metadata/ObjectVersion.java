@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One version of an object: its content, the headers stored with it, and the sub-resources S3
- * keeps per version (tags, object lock, canned ACL, owner).
+ * keeps per version (tags, object lock, ACL, owner).
  *
  * @param versionId chosen by the caller: {@code "null"} ({@link #NULL_VERSION}) in a bucket that
  *     never had versioning enabled (or has it suspended), else an id unique among the versions of
@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * @param partSizes sizes of the parts of a multipart object, empty for a single PUT
  * @param tags the object's tag set, empty if it has none
  * @param lock retention and legal hold, null if neither was ever set
- * @param cannedAcl the canned ACL given when written or later ({@code "private"}, {@code
- *     "public-read"}, {@code "public-read-write"}, ...); null means private
+ * @param acl the ACL given when written or later, in the form the S3 API stores it (the name of a
+ *     canned ACL such as {@code "public-read"}, or a grant list's document; opaque here); null
+ *     means private
  * @param ownerKeyId the access key id that wrote the version, null if unknown (versions written
  *     before owners were recorded)
  */
@@ -39,7 +40,7 @@ public record ObjectVersion(
         List<Long> partSizes,
         Map<String, String> tags,
         @Nullable ObjectLock lock,
-        @Nullable String cannedAcl,
+        @Nullable String acl,
         @Nullable String ownerKeyId) {
 
     public static final String NULL_VERSION = "null";
@@ -82,31 +83,31 @@ public record ObjectVersion(
 
     public ObjectVersion withVersionId(String newVersionId) {
         return new ObjectVersion(bucket, key, newVersionId, lastModified, size, etag, content, headers, userMetadata,
-                checksum, partSizes, tags, lock, cannedAcl, ownerKeyId);
+                checksum, partSizes, tags, lock, acl, ownerKeyId);
     }
 
     public ObjectVersion withHeaders(Map<String, String> newHeaders) {
         return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, newHeaders, userMetadata,
-                checksum, partSizes, tags, lock, cannedAcl, ownerKeyId);
+                checksum, partSizes, tags, lock, acl, ownerKeyId);
     }
 
     public ObjectVersion withTags(Map<String, String> newTags) {
         return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata,
-                checksum, partSizes, newTags, lock, cannedAcl, ownerKeyId);
+                checksum, partSizes, newTags, lock, acl, ownerKeyId);
     }
 
     public ObjectVersion withLock(@Nullable ObjectLock newLock) {
         return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata,
-                checksum, partSizes, tags, newLock, cannedAcl, ownerKeyId);
+                checksum, partSizes, tags, newLock, acl, ownerKeyId);
     }
 
-    public ObjectVersion withCannedAcl(@Nullable String newCannedAcl) {
+    public ObjectVersion withAcl(@Nullable String newAcl) {
         return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata,
-                checksum, partSizes, tags, lock, newCannedAcl, ownerKeyId);
+                checksum, partSizes, tags, lock, newAcl, ownerKeyId);
     }
 
     public ObjectVersion withOwnerKeyId(@Nullable String newOwnerKeyId) {
         return new ObjectVersion(bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata,
-                checksum, partSizes, tags, lock, cannedAcl, newOwnerKeyId);
+                checksum, partSizes, tags, lock, acl, newOwnerKeyId);
     }
 }

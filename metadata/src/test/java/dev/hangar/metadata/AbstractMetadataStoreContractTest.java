@@ -1283,7 +1283,7 @@ public abstract class AbstractMetadataStoreContractTest {
         store.createBucket(bucket("photos"));
         ObjectVersion version = version("photos", "cat.jpg", "v1", newBlock())
                 .withTags(Map.of("colour", "black"))
-                .withCannedAcl("public-read");
+                .withAcl("public-read");
         store.putObject(version);
 
         assertThat(store.listVersions("photos", versionQuery("", null, null, null, 10)).versions())
@@ -1647,12 +1647,12 @@ public abstract class AbstractMetadataStoreContractTest {
         store.changeVersion("photos", "cat.jpg", "v1",
                 new VersionChange.SetRetention(RetentionMode.GOVERNANCE, NOW.plusSeconds(86_400), NOW, false));
         store.changeVersion("photos", "cat.jpg", "v1", new VersionChange.SetLegalHold(true));
-        store.changeVersion("photos", "cat.jpg", "v1", new VersionChange.SetCannedAcl("public-read"));
+        store.changeVersion("photos", "cat.jpg", "v1", new VersionChange.SetAcl("public-read"));
 
         assertThat(store.getObject("photos", "cat.jpg")).contains(current);
         assertThat(store.listObjects("photos", query("", null, null, 10)).entries()).containsExactly(current);
         assertThat(store.getVersion("photos", "cat.jpg", "v1"))
-                .contains(old.withLock(lock).withCannedAcl("public-read"));
+                .contains(old.withLock(lock).withAcl("public-read"));
         assertThat(listedVersions(store.listVersions("photos", versionQuery("", null, null, null, 10))))
                 .containsExactly("cat.jpg v2 latest", "cat.jpg v1");
     }
@@ -1812,7 +1812,7 @@ public abstract class AbstractMetadataStoreContractTest {
         store.createBucket(bucket("photos"));
         store.putObject(version("photos", "cat.jpg", "v1", newBlock()));
         List<VersionChange> changes = List.of(new VersionChange.SetTags(Map.of("colour", "black")),
-                new VersionChange.SetLegalHold(true), new VersionChange.SetCannedAcl("public-read"),
+                new VersionChange.SetLegalHold(true), new VersionChange.SetAcl("public-read"),
                 new VersionChange.SetRetention(RetentionMode.GOVERNANCE, NOW.plusSeconds(60), NOW, false));
         for (int round = 0; round < 20; round++) {
             try (ExecutorService executor = Executors.newFixedThreadPool(changes.size())) {
@@ -1826,7 +1826,7 @@ public abstract class AbstractMetadataStoreContractTest {
             }
             ObjectVersion changed = store.getObject("photos", "cat.jpg").orElseThrow();
             assertThat(changed.tags()).containsEntry("colour", "black");
-            assertThat(changed.cannedAcl()).isEqualTo("public-read");
+            assertThat(changed.acl()).isEqualTo("public-read");
             assertThat(changed.lock()).isEqualTo(new ObjectLock(RetentionMode.GOVERNANCE, NOW.plusSeconds(60), true));
         }
     }

@@ -20,7 +20,7 @@ class RecordsTest {
 
         assertThat(version.tags()).isEmpty();
         assertThat(version.lock()).isNull();
-        assertThat(version.cannedAcl()).isNull();
+        assertThat(version.acl()).isNull();
         assertThat(version.ownerKeyId()).isNull();
         assertThat(version.isDeleteMarker()).isFalse();
         assertThat(version.withTags(Map.of("a", "b")).withTags(Map.of())).isEqualTo(version);

@@ -21,7 +21,7 @@ import dev.hangar.cluster.table.MergeRule;
  *       metadata change racing its deletion through another node cannot bring it back, and blocks
  *       queued when it was deleted are never referenced again;
  *   <li>then, for two live values (two copies of one version), {@link #merge} does not pick one:
- *       {@link VersionJoin} merges their changeable fields (tags, legal hold, retention, canned
+ *       {@link VersionJoin} merges their changeable fields (tags, legal hold, retention,
  *       ACL) each by its own timestamp, so that changes of different fields through different
  *       nodes are all kept; {@link #compare} orders them by last writer wins;
  *   <li>otherwise last writer wins: the hybrid timestamp, then the value bytes.

@@ -24,7 +24,7 @@ enum VersionField {
     TAGS(1),
     LEGAL_HOLD(2),
     RETENTION(3),
-    CANNED_ACL(4);
+    ACL(4);
 
     private static final Comparator<@Nullable String> NULLS_FIRST = Comparator.nullsFirst(Comparator.naturalOrder());
     private static final Comparator<@Nullable Instant> INSTANTS = Comparator.nullsFirst(Comparator.naturalOrder());
@@ -57,13 +57,13 @@ enum VersionField {
             case TAGS -> compareTags(a.tags(), b.tags());
             case LEGAL_HOLD -> compareHold(a.lock(), b.lock());
             case RETENTION -> compareRetention(a.lock(), b.lock());
-            case CANNED_ACL -> NULLS_FIRST.compare(a.cannedAcl(), b.cannedAcl());
+            case ACL -> NULLS_FIRST.compare(a.acl(), b.acl());
         };
     }
 
     /** The version without values in any of these fields: what stays the same for the whole life of a version. */
     static ObjectVersion base(ObjectVersion version) {
-        return version.withTags(Map.of()).withLock(null).withCannedAcl(null);
+        return version.withTags(Map.of()).withLock(null).withAcl(null);
     }
 
     /**
@@ -81,7 +81,7 @@ enum VersionField {
                 retention == null ? null : retention.retentionMode(),
                 retention == null ? null : retention.retainUntil(),
                 hold != null && hold.legalHold());
-        return base.withTags(sources.get(TAGS).tags()).withLock(lock).withCannedAcl(sources.get(CANNED_ACL).cannedAcl());
+        return base.withTags(sources.get(TAGS).tags()).withLock(lock).withAcl(sources.get(ACL).acl());
     }
 
     // Without a lock record a version has neither retention nor hold: the same values as a lock

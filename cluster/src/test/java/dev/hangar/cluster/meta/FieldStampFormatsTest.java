@@ -70,7 +70,7 @@ class FieldStampFormatsTest {
         byte[] slot = ObjectSlots.version(ByteKeys.utf8("cat.jpg"), 7, "v1");
         Entry old = Entry.of(MetaKeys.objects("photos"), slot, hex(FORMAT_2_VERSION), at(10));
         // A change of the ACL that read the old entry: the other fields keep the old entry's stamps.
-        ObjectVersion privateAcl = V1.withCannedAcl("private");
+        ObjectVersion privateAcl = V1.withAcl("private");
         Map<VersionField, Timestamp> kept = Map.of(VersionField.TAGS, at(10), VersionField.LEGAL_HOLD, at(10),
                 VersionField.RETENTION, at(10));
         Entry change = Entry.of(MetaKeys.objects("photos"), slot,
@@ -87,7 +87,7 @@ class FieldStampFormatsTest {
     @Test
     void stampedVersionValuesDecodeToWhatWasEncoded() {
         VersionValue value = VersionValue.live(7, RecordFormat.encodeObject(V1),
-                Map.of(VersionField.TAGS, at(3), VersionField.CANNED_ACL, new Timestamp(4, 2, new NodeId("node-b"))));
+                Map.of(VersionField.TAGS, at(3), VersionField.ACL, new Timestamp(4, 2, new NodeId("node-b"))));
         byte[] encoded = value.encode();
         assertThat(encoded[0]).isEqualTo(VersionValue.STAMPED_FORMAT);
         assertThat(VersionValue.isVersion(encoded)).isTrue();

@@ -227,7 +227,7 @@ class VersionFieldMergeTest {
                     ? new VersionChange.SetRetention(null, null, LATER, true)
                     : new VersionChange.SetRetention(random.nextBoolean() ? RetentionMode.GOVERNANCE : RetentionMode.COMPLIANCE,
                             NOW.plusSeconds(random.nextInt(3)), LATER, true);
-            default -> new VersionChange.SetCannedAcl(acl(random));
+            default -> new VersionChange.SetAcl(acl(random));
         };
     }
 
@@ -241,7 +241,7 @@ class VersionFieldMergeTest {
             default -> {
                 // Two versions (two bases) at two orders; random fields, each stamped or not.
                 ObjectVersion version = version(versionId, random.nextInt(2)).withTags(tags(random))
-                        .withLock(lock(random)).withCannedAcl(acl(random));
+                        .withLock(lock(random)).withAcl(acl(random));
                 Map<VersionField, Timestamp> stamps = new EnumMap<>(VersionField.class);
                 for (VersionField field : VersionField.values()) {
                     if (random.nextBoolean()) {

@@ -75,7 +75,7 @@ import java.util.List;
  *   <li>precondition: 0 {@code None} | 1 {@code IfAbsent} | 2 {@code IfEtagMatches}: etag
  *   <li>lock check: nullable instant {@code at}, boolean {@code bypassGovernance}
  *   <li>version match: lastModified, etag, boolean deleteMarker
- *   <li>version change: 0 {@code SetTags}: map | 1 {@code SetCannedAcl}: nullable string | 2 {@code
+ *   <li>version change: 0 {@code SetTags}: map | 1 {@code SetAcl}: nullable string | 2 {@code
  *       SetLegalHold}: boolean | 3 {@code SetRetention}: mode byte (0 none, 1 GOVERNANCE, 2
  *       COMPLIANCE), retainUntil if there is a mode, at, boolean bypassGovernance
  *   <li>access key change: 0 {@code SetBucketPermission}: bucket, nullable permission as one byte
@@ -136,7 +136,7 @@ public final class CommandCodec {
     private static final int IF_ETAG_MATCHES = 2;
 
     private static final int SET_TAGS = 0;
-    private static final int SET_CANNED_ACL = 1;
+    private static final int SET_ACL = 1;
     private static final int SET_LEGAL_HOLD = 2;
     private static final int SET_RETENTION = 3;
 
@@ -342,9 +342,9 @@ public final class CommandCodec {
                 writer.writeByte(SET_TAGS);
                 writer.writeMap(tags.tags());
             }
-            case VersionChange.SetCannedAcl acl -> {
-                writer.writeByte(SET_CANNED_ACL);
-                writer.writeNullableString(acl.cannedAcl());
+            case VersionChange.SetAcl acl -> {
+                writer.writeByte(SET_ACL);
+                writer.writeNullableString(acl.acl());
             }
             case VersionChange.SetLegalHold hold -> {
                 writer.writeByte(SET_LEGAL_HOLD);
@@ -373,7 +373,7 @@ public final class CommandCodec {
         int tag = reader.readByte();
         return switch (tag) {
             case SET_TAGS -> new VersionChange.SetTags(reader.readMap());
-            case SET_CANNED_ACL -> new VersionChange.SetCannedAcl(reader.readNullableString());
+            case SET_ACL -> new VersionChange.SetAcl(reader.readNullableString());
             case SET_LEGAL_HOLD -> new VersionChange.SetLegalHold(reader.readBoolean());
             case SET_RETENTION -> {
                 int modeTag = reader.readByte();

@@ -16,8 +16,8 @@ public sealed interface VersionChange {
         }
     }
 
-    /** Sets the canned ACL; null means private. */
-    record SetCannedAcl(@Nullable String cannedAcl) implements VersionChange {}
+    /** Sets the ACL (a canned ACL's name or a grant list, as the S3 API stores it); null means private. */
+    record SetAcl(@Nullable String acl) implements VersionChange {}
 
     /** Turns the legal hold on or off; the retention stays. */
     record SetLegalHold(boolean on) implements VersionChange {}

@@ -52,7 +52,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Format 2 appends fields to format 1; a format 1 record reads as if they had their defaults.
  *
  * <ul>
- *   <li>object: the format 1 fields, then tags (map), nullable lock, nullable cannedAcl, nullable
+ *   <li>object: the format 1 fields, then tags (map), nullable lock, nullable acl, nullable
  *       ownerKeyId. Lock: retention mode byte (0 none, 1 governance, 2 compliance), then
  *       retainUntil if there is a mode, then legalHold (boolean). Read from format 1: no tags, no
  *       lock, no ACL, no owner
@@ -114,7 +114,7 @@ final class RecordCodec {
         }
         writer.writeMap(version.tags());
         writeLock(writer, version.lock());
-        writer.writeNullableString(version.cannedAcl());
+        writer.writeNullableString(version.acl());
         writer.writeNullableString(version.ownerKeyId());
         return writer.toByteArray();
     }
@@ -141,11 +141,11 @@ final class RecordCodec {
             }
             var tags = reader.readMap();
             ObjectLock lock = readLock(reader);
-            String cannedAcl = reader.readNullableString();
+            String acl = reader.readNullableString();
             String ownerKeyId = reader.readNullableString();
             return new ObjectVersion(
                     bucket, key, versionId, lastModified, size, etag, content, headers, userMetadata, checksum,
-                    partSizes, tags, lock, cannedAcl, ownerKeyId);
+                    partSizes, tags, lock, acl, ownerKeyId);
         });
     }
 

@@ -344,7 +344,7 @@ public final class MetadataStateMachine {
     private static @Nullable ObjectVersion changed(ObjectVersion version, VersionChange change) {
         return switch (change) {
             case VersionChange.SetTags tags -> version.withTags(tags.tags());
-            case VersionChange.SetCannedAcl acl -> version.withCannedAcl(acl.cannedAcl());
+            case VersionChange.SetAcl acl -> version.withAcl(acl.acl());
             case VersionChange.SetLegalHold hold -> version.withLock(ObjectLockRules.withLegalHold(version.lock(), hold.on()));
             case VersionChange.SetRetention retention -> {
                 ObjectLock lock = ObjectLockRules.withRetention(version.lock(), retention);

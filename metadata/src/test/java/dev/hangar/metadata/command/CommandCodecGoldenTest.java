@@ -88,7 +88,7 @@ class CommandCodecGoldenTest {
                         new VersionChange.SetTags(Map.of("b", "2", "a", "1"))),
                         "01070670686f746f73076361742e74787402763100020161013101620132"),
                 golden(new MetadataCommand.ChangeVersion("photos", "cat.txt", "v1",
-                        new VersionChange.SetCannedAcl(null)),
+                        new VersionChange.SetAcl(null)),
                         "01070670686f746f73076361742e7478740276310100"),
                 golden(new MetadataCommand.ChangeVersion("photos", "cat.txt", "v1",
                         new VersionChange.SetLegalHold(true)),

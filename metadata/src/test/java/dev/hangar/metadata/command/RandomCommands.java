@@ -178,7 +178,7 @@ public final class RandomCommands {
     public VersionChange versionChange() {
         VersionChange change = switch (random.nextInt(4)) {
             case 0 -> new VersionChange.SetTags(map());
-            case 1 -> new VersionChange.SetCannedAcl(nullableString());
+            case 1 -> new VersionChange.SetAcl(nullableString());
             case 2 -> new VersionChange.SetLegalHold(random.nextBoolean());
             default -> {
                 RetentionMode mode = chance(30) ? null : oneOf(List.of(RetentionMode.values()));

@@ -71,7 +71,7 @@ class ReadQueryOnStoreTest {
         store.putObject(version("cats/ünï.jpg", "v2", new ObjectContent.Inline(new byte[0]))
                 .withTags(Map.of("project", "hangar"))
                 .withLock(new ObjectLock(RetentionMode.GOVERNANCE, WHEN.plusSeconds(86_400), true))
-                .withCannedAcl("public-read")
+                .withAcl("public-read")
                 .withOwnerKeyId("GK1"));
         store.putObject(version("cats/ünï.jpg", "v3", new ObjectContent.DeleteMarker()));
         store.putObject(new ObjectVersion("photos", "dogs/rex.jpg", "null", WHEN, 10 << 20, "\"rex-2\"", blocks(2),

@@ -56,12 +56,12 @@ class RecordCodecTest {
         return Stream.of(
                 plain.withTags(Map.of("project", "hangar", "empty", "", "ünï", "日本"))
                         .withLock(new ObjectLock(RetentionMode.COMPLIANCE, Instant.parse("2030-01-01T00:00:00Z"), true))
-                        .withCannedAcl("public-read")
+                        .withAcl("public-read")
                         .withOwnerKeyId("GK123")
                         .withVersionId("3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY"),
                 plain.withLock(new ObjectLock(RetentionMode.GOVERNANCE, Instant.parse("1969-12-31T23:59:59.5Z"), false)),
                 plain.withLock(new ObjectLock(null, null, true)),
-                plain.withCannedAcl(""),
+                plain.withAcl(""),
                 version(new ObjectContent.DeleteMarker(), null, List.of()).withOwnerKeyId("GK1").withVersionId("v9"),
                 version(new ObjectContent.Inline(new byte[0]), null, List.of()),
                 version(
@@ -250,7 +250,7 @@ class RecordCodecTest {
                 List.of(1_048_576L, 17L)));
         assertThat(read.tags()).isEmpty();
         assertThat(read.lock()).isNull();
-        assertThat(read.cannedAcl()).isNull();
+        assertThat(read.acl()).isNull();
         assertThat(read.ownerKeyId()).isNull();
         assertThat(RecordCodec.peekVersionId(hex(V1_BLOCKS_OBJECT))).isEqualTo("null");
         assertThat(RecordCodec.peekContent(hex(V1_BLOCKS_OBJECT))).isEqualTo(summaryOf(read));

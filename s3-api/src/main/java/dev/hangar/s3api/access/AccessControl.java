@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>an Allow statement of the bucket policy that matches allows;</li>
  *   <li>the signing key's permission on the bucket allows what it covers (see {@link KeyPermission});</li>
  *   <li>the bucket's ACL allows what it grants to everyone, to every signed request, or to the signing
- *       key by its canonical id (see {@link BucketAcl#allows}), and the object's canned ACL what it grants
- *       to everyone or to every signed request (see {@link CannedAcl#allows});</li>
+ *       key by its canonical id (see {@link BucketAcl#allows}), and the object's ACL likewise on the
+ *       object (see {@link ObjectAcl#allows});</li>
  *   <li>anything else is denied.</li>
  * </ol>
  * ListBuckets and CreateBucket concern no existing bucket, so neither a policy nor an ACL applies:
@@ -78,13 +78,14 @@ public final class AccessControl {
             @Nullable CannedAcl objectAcl,
             ActionAndResource target,
             Map<String, List<String>> context) {
-        return decide(principal, root, permission, policy, new BucketAcl(List.of(), bucketAcl), objectAcl, target,
-                context);
+        return decide(principal, root, permission, policy, new BucketAcl(List.of(), bucketAcl),
+                objectAcl == null ? null : new ObjectAcl(List.of(), objectAcl), target, context);
     }
 
     /**
      * As {@link #decide(String, boolean, KeyPermission, BucketPolicy, CannedAcl, CannedAcl, ActionAndResource, Map)},
-     * with the bucket's ACL a grant list or a canned ACL ({@link BucketAcl}).
+     * with the bucket's and the object's ACLs each a grant list or a canned ACL ({@link BucketAcl},
+     * {@link ObjectAcl}).
      */
     public static Decision decide(
             @Nullable String principal,
@@ -92,7 +93,7 @@ public final class AccessControl {
             KeyPermission permission,
             @Nullable BucketPolicy policy,
             BucketAcl bucketAcl,
-            @Nullable CannedAcl objectAcl,
+            @Nullable ObjectAcl objectAcl,
             ActionAndResource target,
             Map<String, List<String>> context) {
         if (root && principal == null) {
@@ -135,17 +136,17 @@ public final class AccessControl {
     }
 
     /** The bucket's ACL, then the object's: grants are only ever added, so either may give the action. */
-    private static AclDecision acl(BucketAcl bucketAcl, @Nullable CannedAcl objectAcl, String action,
+    private static AclDecision acl(BucketAcl bucketAcl, @Nullable ObjectAcl objectAcl, String action,
             @Nullable String principal) {
-        CannedAcl canned = bucketAcl.canned();
-        if (canned != null) {
-            return CannedAcl.allows(canned, objectAcl, action, principal);
+        CannedAcl bucketCanned = bucketAcl.canned();
+        if (bucketCanned != null && (objectAcl == null || objectAcl.canned() != null)) {
+            return CannedAcl.allows(bucketCanned, objectAcl == null ? null : objectAcl.canned(), action, principal);
         }
         AclDecision bucketDecision = bucketAcl.allows(action, principal);
         if (bucketDecision.granted() || objectAcl == null) {
             return bucketDecision;
         }
-        return CannedAcl.allows(CannedAcl.PRIVATE, objectAcl, action, principal);
+        return objectAcl.allows(action, principal);
     }
 
     private static Decision decideForService(

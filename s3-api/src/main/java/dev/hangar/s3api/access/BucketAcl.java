@@ -48,7 +48,7 @@ public record BucketAcl(List<Grant> grants, @Nullable CannedAcl canned) {
 
     /** Whether a grant is to AllUsers or AuthenticatedUsers, which makes the ACL public for Block Public Access. */
     public boolean isPublic() {
-        return canned != null ? canned.isPublic() : grants.stream().anyMatch(BucketAcl::isPublic);
+        return canned != null ? canned.isPublic() : grants.stream().anyMatch(Grant::isPublic);
     }
 
     /**
@@ -68,8 +68,7 @@ public record BucketAcl(List<Grant> grants, @Nullable CannedAcl canned) {
         if (canned != null) {
             return canned == CannedAcl.PRIVATE || canned == CannedAcl.BUCKET_OWNER_FULL_CONTROL;
         }
-        return !grants.isEmpty() && grants.stream().allMatch(grant -> grant.permission() == Permission.FULL_CONTROL
-                && grant.grantee() instanceof Grantee.CanonicalUser user && user.id().equals(ownerId));
+        return !grants.isEmpty() && grants.stream().allMatch(grant -> grant.isFullControlFor(ownerId));
     }
 
     /** This ACL without its public grants, as access decisions weigh it when public ACLs are ignored. */
@@ -77,7 +76,7 @@ public record BucketAcl(List<Grant> grants, @Nullable CannedAcl canned) {
         if (canned != null) {
             return canned.isPublic() ? new BucketAcl(List.of(), CannedAcl.PRIVATE) : this;
         }
-        return granted(grants.stream().filter(grant -> !isPublic(grant)).toList());
+        return granted(grants.stream().filter(grant -> !grant.isPublic()).toList());
     }
 
     /**
@@ -90,13 +89,10 @@ public record BucketAcl(List<Grant> grants, @Nullable CannedAcl canned) {
         if (canned != null) {
             return CannedAcl.allows(canned, null, s3Action, principal);
         }
-        String action = s3Action.toLowerCase(Locale.ROOT);
-        Set<Permission> needed = permissionsFor(action);
+        Set<Permission> needed = permissionsFor(s3Action.toLowerCase(Locale.ROOT));
         for (Grant grant : grants) {
-            if ((needed.contains(grant.permission()) || grant.permission() == Permission.FULL_CONTROL && !needed.isEmpty())
-                    && covers(grant.grantee(), principal)) {
-                return AclDecision.grantedBy("the bucket ACL grants " + describe(grant.grantee()) + " "
-                        + grant.permission());
+            if (grant.gives(needed, principal)) {
+                return AclDecision.grantedBy("the bucket ACL grants " + grant.describe());
             }
         }
         return AclDecision.notGranted("no grant of the bucket ACL gives "
@@ -127,24 +123,5 @@ public record BucketAcl(List<Grant> grants, @Nullable CannedAcl canned) {
             permissions.add(Permission.WRITE_ACP);
         }
         return permissions;
-    }
-
-    private static boolean covers(Grantee grantee, @Nullable String principal) {
-        return switch (grantee) {
-            case Grantee.CanonicalUser user -> user.id().equals(principal);
-            case Grantee.Group group -> group.equals(Grantee.Group.ALL_USERS)
-                    || group.equals(Grantee.Group.AUTHENTICATED_USERS) && principal != null;
-        };
-    }
-
-    private static boolean isPublic(Grant grant) {
-        return grant.grantee().equals(Grantee.Group.ALL_USERS) || grant.grantee().equals(Grantee.Group.AUTHENTICATED_USERS);
-    }
-
-    private static String describe(Grantee grantee) {
-        return switch (grantee) {
-            case Grantee.CanonicalUser user -> "user " + user.id();
-            case Grantee.Group group -> "group " + group.uri();
-        };
     }
 }

@@ -13,10 +13,9 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The canned ACLs of S3 ({@code x-amz-acl}), which are the only ACLs Hangar stores on objects: each
- * object version has one. An object ACL given as a grant list is accepted when it has the shape of a
- * canned ACL ({@link #fromGrants}); any other is refused as not implemented rather than stored and not
- * enforced. A bucket's ACL is a canned ACL or any grant list ({@link BucketAcl}).
+ * The canned ACLs of S3 ({@code x-amz-acl}). A bucket's or an object's ACL is one of them or a grant
+ * list ({@link BucketAcl}, {@link ObjectAcl}); a grant list with the shape of a canned ACL is that
+ * canned ACL ({@link #matching}).
  *
  * <p>The grants are those AWS documents: the owner always has {@code FULL_CONTROL};
  * {@code public-read} adds {@code READ} for AllUsers, {@code public-read-write} {@code READ} and
@@ -40,7 +39,7 @@ public enum CannedAcl {
     /** What {@code WRITE} on a bucket allows: creating, overwriting and deleting its objects. */
     static final Set<String> BUCKET_WRITE_ACTIONS = actions(S3Action.PUT_OBJECT, S3Action.DELETE_OBJECT);
     /** What {@code READ} on an object allows: reading it. */
-    private static final Set<String> OBJECT_READ_ACTIONS = actions(
+    static final Set<String> OBJECT_READ_ACTIONS = actions(
             S3Action.GET_OBJECT, S3Action.GET_OBJECT_VERSION, S3Action.GET_OBJECT_TORRENT);
 
     private final String headerValue;
@@ -130,16 +129,6 @@ public enum CannedAcl {
         };
     }
 
-    /**
-     * The canned ACL a bucket's grant list (an {@code AccessControlPolicy} document) is, in any order,
-     * display names aside.
-     *
-     * @throws S3Exception NotImplemented when the grants are not those of a canned ACL
-     */
-    public static CannedAcl fromGrants(Grantee.CanonicalUser owner, List<Grant> grants) {
-        return matching(owner, grants).orElseThrow(() -> notCanned(owner, grants));
-    }
-
     /** The canned ACL a bucket's grant list is, in any order, display names aside; empty when it is none. */
     public static Optional<CannedAcl> matching(Grantee.CanonicalUser owner, List<Grant> grants) {
         Set<Grant> given = normalized(grants);
@@ -151,21 +140,17 @@ public enum CannedAcl {
         return Optional.empty();
     }
 
-    /**
-     * The canned ACL an object's grant list is, in any order, display names aside.
-     *
-     * @throws S3Exception NotImplemented when the grants are not those of a canned ACL
-     */
-    public static CannedAcl fromGrants(
+    /** The canned ACL an object's grant list is, in any order, display names aside; empty when it is none. */
+    public static Optional<CannedAcl> matching(
             Grantee.CanonicalUser owner, Grantee.CanonicalUser bucketOwner, List<Grant> grants) {
         Set<Grant> given = normalized(grants);
         for (CannedAcl acl : List.of(PRIVATE, PUBLIC_READ, PUBLIC_READ_WRITE, AUTHENTICATED_READ,
                 BUCKET_OWNER_READ, BUCKET_OWNER_FULL_CONTROL)) {
             if (normalized(acl.grants(owner, bucketOwner)).equals(given)) {
-                return acl;
+                return Optional.of(acl);
             }
         }
-        throw notCanned(owner, grants);
+        return Optional.empty();
     }
 
     /**
@@ -232,7 +217,7 @@ public enum CannedAcl {
                 + (objectAcl != null ? ", object ACL " + objectAcl.headerValue : "") + ")");
     }
 
-    private static Set<String> actions(S3Action... actions) {
+    static Set<String> actions(S3Action... actions) {
         return Arrays.stream(actions)
                 .map(action -> action.iamName().toLowerCase(Locale.ROOT))
                 .collect(Collectors.toUnmodifiableSet());
@@ -249,24 +234,5 @@ public enum CannedAcl {
             set.add(new Grant(grantee, grant.permission()));
         }
         return set;
-    }
-
-    private static S3Exception notCanned(Grantee.CanonicalUser owner, List<Grant> grants) {
-        String described = grants.stream()
-                .map(grant -> grant.permission() + " to " + describe(grant.grantee(), owner))
-                .collect(Collectors.joining(", "));
-        return new S3Exception(S3Error.NOT_IMPLEMENTED, "Hangar supports only ACLs that match a canned ACL ("
-                + Arrays.stream(values()).map(CannedAcl::headerValue).collect(Collectors.joining(", "))
-                + ", each with FULL_CONTROL for the owner); these grants are not one of them: "
-                + (described.isEmpty() ? "(none)" : described) + ".");
-    }
-
-    private static String describe(Grantee grantee, Grantee.CanonicalUser owner) {
-        return switch (grantee) {
-            case Grantee.CanonicalUser user -> user.id().equals(owner.id())
-                    ? "the owner " + user.id()
-                    : "user " + user.id();
-            case Grantee.Group group -> "group " + group.uri();
-        };
     }
 }

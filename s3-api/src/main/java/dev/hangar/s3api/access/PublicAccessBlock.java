@@ -4,8 +4,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A bucket's PublicAccessBlock settings, which override what its ACLs and policy would otherwise
- * open to the public. What counts as public is {@link CannedAcl#isPublic()} and
- * {@link BucketPolicy#isPublic()}.
+ * open to the public. What counts as public is {@link BucketAcl#isPublic()},
+ * {@link ObjectAcl#isPublic()} and {@link BucketPolicy#isPublic()}.
  *
  * @param blockPublicAcls PutBucketAcl, PutObjectAcl and writes of objects (PutObject, CopyObject,
  *     CreateMultipartUpload) with a public ACL are refused with AccessDenied; ACLs already set stay
@@ -21,9 +21,9 @@ public record PublicAccessBlock(
     /** What a bucket without a PublicAccessBlock configuration has: nothing blocked. */
     public static final PublicAccessBlock NONE = new PublicAccessBlock(false, false, false, false);
 
-    /** The ACL as access decisions weigh it: a public ACL is read as {@code private} when public ACLs are ignored. */
-    public CannedAcl effective(CannedAcl acl) {
-        return ignorePublicAcls && acl.isPublic() ? CannedAcl.PRIVATE : acl;
+    /** The object ACL as access decisions weigh it: without its public grants when public ACLs are ignored. */
+    public ObjectAcl effective(ObjectAcl acl) {
+        return ignorePublicAcls && acl.isPublic() ? acl.withoutPublicGrants() : acl;
     }
 
     /** The policy as access decisions weigh it: restricted when it is public and public buckets are restricted. */
@@ -44,8 +44,8 @@ public record PublicAccessBlock(
         return blockPublicAcls && acl.isPublic();
     }
 
-    /** Whether a write that sets this ACL is refused. */
-    public boolean refuses(CannedAcl acl) {
+    /** Whether a write that sets this object ACL is refused. */
+    public boolean refuses(ObjectAcl acl) {
         return blockPublicAcls && acl.isPublic();
     }
 

@@ -11,7 +11,7 @@
  *   <li>{@link dev.hangar.s3api.access.AccessControl#decide} weighs, in AWS's order, the bucket
  *       policy's Deny statements, the root key, the policy's Allow statements, the key's
  *       {@link dev.hangar.s3api.access.KeyPermission}, the bucket's
- *       {@link dev.hangar.s3api.access.BucketAcl} and the object's {@link dev.hangar.s3api.access.CannedAcl}, and returns a
+ *       {@link dev.hangar.s3api.access.BucketAcl} and the object's {@link dev.hangar.s3api.access.ObjectAcl}, and returns a
  *       {@link dev.hangar.s3api.access.Decision} with the rule that decided.</li>
  * </ol>
  *
@@ -22,15 +22,13 @@
  * whose context carries the request's condition keys. Statement matching, wildcards, policy variables,
  * condition operators and CIDR ranges are package-private machinery behind these types.
  *
- * <p>A bucket's ACL ({@link dev.hangar.s3api.access.BucketAcl}) is a canned ACL or a grant list to
- * canonical users (access keys) and groups; an object's ACL is canned only:
- * {@link dev.hangar.s3api.access.CannedAcl#grants} renders the grants a GetObjectAcl answer lists, and
- * {@link dev.hangar.s3api.access.CannedAcl#fromGrants} accepts an object's {@code AccessControlPolicy}
- * document when it has a canned shape and refuses it with NotImplemented otherwise, so that no ACL is
- * stored that Hangar would not enforce.
+ * <p>A bucket's ACL ({@link dev.hangar.s3api.access.BucketAcl}) and an object's
+ * ({@link dev.hangar.s3api.access.ObjectAcl}) are each a canned ACL or a grant list to canonical users
+ * (access keys) and groups; {@link dev.hangar.s3api.access.CannedAcl#grants} renders a canned ACL's
+ * grants, and {@link dev.hangar.s3api.access.CannedAcl#matching} recognises a grant list that is one.
  *
  * <p>A bucket's {@link dev.hangar.s3api.access.PublicAccessBlock} acts before the decision: it reads
- * public ACLs ({@link dev.hangar.s3api.access.CannedAcl#isPublic()}) as private when they are
+ * public grants ({@link dev.hangar.s3api.access.Grant#isPublic()}) as absent when they are
  * ignored, and restricts a public policy ({@link dev.hangar.s3api.access.BucketPolicy#isPublic()})
  * so that it gives anonymous requests nothing.
  */

@@ -9,9 +9,9 @@ import dev.hangar.s3api.access.AccessControl;
 import dev.hangar.s3api.access.ActionAndResource;
 import dev.hangar.s3api.access.BucketAcl;
 import dev.hangar.s3api.access.BucketPolicy;
-import dev.hangar.s3api.access.CannedAcl;
 import dev.hangar.s3api.access.Decision;
 import dev.hangar.s3api.access.KeyPermission;
+import dev.hangar.s3api.access.ObjectAcl;
 import dev.hangar.s3api.access.PublicAccessBlock;
 import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides, on every request, whether the caller may do what it asks: the bucket policy, the key's
- * per-bucket permissions, the bucket's ACL (canned or a grant list) and the object's canned ACL, combined as {@link
+ * per-bucket permissions, the bucket's ACL and the object's (each canned or a grant list), combined as {@link
  * AccessControl} states, after the bucket's PublicAccessBlock has set aside the public ACLs it
  * ignores and restricted a public policy, and without ACLs at all when the bucket's Object
  * Ownership disables them. Anonymous requests pass exactly where a policy or an ACL lets them; one refused
@@ -77,7 +77,7 @@ final class AccessGuard {
     }
 
     private void check(Caller caller, S3Request request, String operation, @Nullable String bucket,
-            @Nullable String key, @Nullable String versionId, java.util.function.Supplier<Optional<CannedAcl>> objectAcl) {
+            @Nullable String key, @Nullable String versionId, java.util.function.Supplier<Optional<ObjectAcl>> objectAcl) {
         ActionAndResource target = ActionAndResource.of(operation, bucket, key, versionId);
         KeyPermission permission = permission(caller, bucket, operation);
         PublicAccessBlock block = bucket == null ? PublicAccessBlock.NONE : configurations.publicAccessBlock(bucket);
@@ -89,7 +89,7 @@ final class AccessGuard {
         Decision decision = AccessControl.decide(caller.accessKeyId(), caller.isRoot(), permission, policy, bucketAcl,
                 null, target, context);
         if (!decision.allowed() && key != null && !caller.isRoot() && aclsApply) {
-            Optional<CannedAcl> acl = objectAcl.get().map(block::effective);
+            Optional<ObjectAcl> acl = objectAcl.get().map(block::effective);
             if (acl.isPresent()) {
                 decision = AccessControl.decide(caller.accessKeyId(), false, permission, policy, bucketAcl, acl.get(),
                         target, context);
@@ -121,11 +121,12 @@ final class AccessGuard {
         return granted == null ? KeyPermission.NONE : new KeyPermission(granted.read(), granted.write(), granted.owner());
     }
 
-    private Optional<CannedAcl> objectAcl(String bucket, String key, @Nullable String versionId) {
+    /** The version's ACL; none when it has the default (private), which grants nothing. */
+    private Optional<ObjectAcl> objectAcl(String bucket, String key, @Nullable String versionId) {
         Optional<ObjectVersion> version = versionId == null
                 ? metadata.getObject(bucket, key)
                 : metadata.getVersion(bucket, key, versionId);
-        return version.map(ObjectVersion::cannedAcl).map(CannedAcl::fromHeaderValue);
+        return version.map(ObjectVersion::acl).map(ObjectAcls::read);
     }
 
     private Map<String, List<String>> context(Caller caller, S3Request request) {
@@ -136,6 +137,7 @@ final class AccessGuard {
         putParameter(context, request, "s3:delimiter", "delimiter");
         putParameter(context, request, "s3:max-keys", "max-keys");
         putHeader(context, request, "s3:x-amz-acl", "x-amz-acl");
+        GrantHeaders.HEADERS.keySet().forEach(header -> putHeader(context, request, "s3:" + header, header));
         putHeader(context, request, "s3:x-amz-copy-source", "x-amz-copy-source");
         putHeader(context, request, "s3:x-amz-metadata-directive", "x-amz-metadata-directive");
         putHeader(context, request, "s3:x-amz-content-sha256", "x-amz-content-sha256");

@@ -4,6 +4,7 @@ import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.access.BucketAcl;
 import dev.hangar.s3api.access.CannedAcl;
+import dev.hangar.s3api.access.ObjectAcl;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -16,52 +17,51 @@ final class AclWrites {
     private AclWrites() {}
 
     /**
-     * Refuses an ACL the bucket does not take. A bucket whose Object Ownership is BucketOwnerEnforced
-     * has ACLs disabled and takes only {@code bucket-owner-full-control}, or a grant list equivalent to
-     * it (full control for the owner alone: Hangar has one owner of buckets and objects). A bucket
-     * whose PublicAccessBlock blocks public ACLs takes no public ACL.
+     * Refuses an object ACL the bucket does not take. A bucket whose Object Ownership is
+     * BucketOwnerEnforced has ACLs disabled and takes only {@code bucket-owner-full-control}, or a
+     * grant list equivalent to it (full control for the owner alone: Hangar has one owner of buckets
+     * and objects). A bucket whose PublicAccessBlock blocks public ACLs takes no public ACL.
      *
      * @param acl the ACL the request sets, null when it sets none
      * @param grantList whether the ACL came as a grant list (an {@code AccessControlPolicy} body), not a header
      * @throws S3Exception AccessControlListNotSupported when ACLs are disabled, AccessDenied for a public
      *     ACL that is blocked
      */
-    static void check(BucketConfigurations configurations, String bucket, @Nullable CannedAcl acl, boolean grantList) {
+    static void check(BucketConfigurations configurations, String bucket, @Nullable ObjectAcl acl, boolean grantList) {
         if (acl == null) {
             return;
         }
-        if (configurations.aclsDisabled(bucket) && acl != CannedAcl.BUCKET_OWNER_FULL_CONTROL
-                && !(grantList && acl == CannedAcl.PRIVATE)) {
+        CannedAcl canned = acl.canned();
+        if (configurations.aclsDisabled(bucket) && !acl.isOwnerFullControlOnly(BucketAcls.ownerId())
+                && !(grantList && canned == CannedAcl.PRIVATE)) {
             throw new S3Exception(S3Error.ACCESS_CONTROL_LIST_NOT_SUPPORTED);
         }
         if (configurations.publicAccessBlock(bucket).refuses(acl)) {
-            throw new S3Exception(S3Error.ACCESS_DENIED, "Access Denied: the bucket's PublicAccessBlock blocks "
-                    + "public ACLs, and " + acl.headerValue() + " is public.");
+            throw blockedPublicAcl(canned);
         }
     }
 
     /**
-     * As {@link #check(BucketConfigurations, String, CannedAcl, boolean)}, for a bucket ACL (PutBucketAcl): a
-     * grant list is taken by a bucket with ACLs disabled only when it is the owner's full control alone.
+     * As {@link #check(BucketConfigurations, String, ObjectAcl, boolean)}, for a bucket ACL (PutBucketAcl,
+     * CreateBucket): ACLs disabled take the owner's full control alone, given as {@code private} (a
+     * bucket's {@code bucket-owner-full-control} is {@code private}) or as a grant list.
      */
     static void check(BucketConfigurations configurations, String bucket, BucketAcl acl, boolean grantList) {
         CannedAcl canned = acl.canned();
-        if (canned != null) {
-            check(configurations, bucket, canned, grantList);
-            return;
-        }
-        if (configurations.aclsDisabled(bucket) && !acl.isOwnerFullControlOnly(BucketAcls.ownerId())) {
+        boolean ownerOnly = canned != null
+                ? canned == CannedAcl.BUCKET_OWNER_FULL_CONTROL || grantList && canned == CannedAcl.PRIVATE
+                : acl.isOwnerFullControlOnly(BucketAcls.ownerId());
+        if (configurations.aclsDisabled(bucket) && !ownerOnly) {
             throw new S3Exception(S3Error.ACCESS_CONTROL_LIST_NOT_SUPPORTED);
         }
         if (configurations.publicAccessBlock(bucket).refuses(acl)) {
-            throw new S3Exception(S3Error.ACCESS_DENIED, "Access Denied: the bucket's PublicAccessBlock blocks "
-                    + "public ACLs, and this ACL grants AllUsers or AuthenticatedUsers.");
+            throw blockedPublicAcl(canned);
         }
     }
 
-    /** As {@link #check(BucketConfigurations, String, CannedAcl, boolean)}, for an {@code x-amz-acl} value already checked. */
-    static void check(BucketConfigurations configurations, String bucket, @Nullable String cannedAcl) {
-        check(configurations, bucket, cannedAcl == null ? null : CannedAcl.fromHeaderValue(cannedAcl), false);
+    private static S3Exception blockedPublicAcl(@Nullable CannedAcl canned) {
+        return new S3Exception(S3Error.ACCESS_DENIED, "Access Denied: the bucket's PublicAccessBlock blocks public ACLs, and "
+                + (canned != null ? canned.headerValue() + " is public." : "this ACL grants AllUsers or AuthenticatedUsers."));
     }
 
     /**
@@ -73,8 +73,7 @@ final class AclWrites {
      */
     static void refuseGrantHeaders(BucketConfigurations configurations, String bucket,
             Function<String, @Nullable String> headers) {
-        if (ObjectAcls.GRANT_HEADERS.stream().anyMatch(name -> headers.apply(name) != null)
-                && configurations.aclsDisabled(bucket)) {
+        if (GrantHeaders.present(headers) && configurations.aclsDisabled(bucket)) {
             throw new S3Exception(S3Error.ACCESS_CONTROL_LIST_NOT_SUPPORTED);
         }
     }

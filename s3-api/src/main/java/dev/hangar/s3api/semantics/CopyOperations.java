@@ -70,7 +70,7 @@ final class CopyOperations {
         ObjectHeaders headers = directive.equals("REPLACE") ? ObjectHeaders.from(request.headers()) : ObjectHeaders.of(original);
         VersionSettings requested = objects.settings(request, bucket);
         VersionSettings settings = taggingDirective.equals("COPY")
-                ? new VersionSettings(original.tags(), requested.cannedAcl(), requested.lock())
+                ? new VersionSettings(original.tags(), requested.acl(), requested.lock())
                 : requested;
         ContentStore.Copied<ObjectContent> copied = Failures.io(() -> {
             try {

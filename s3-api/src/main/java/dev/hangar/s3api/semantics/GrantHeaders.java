@@ -15,13 +15,17 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@code x-amz-grant-*} headers of PutBucketAcl and CreateBucket, read into grants. Each header
+ * The ACL headers of a request: the canned ACL of {@code x-amz-acl}, or the {@code x-amz-grant-*}
+ * headers (of PutBucketAcl, CreateBucket, PutObjectAcl and object writes), read into grants. Each header
  * names one permission and lists its grantees, comma-separated, each as {@code type="value"}:
  * {@code id} (a canonical user), {@code uri} (a group) or {@code emailAddress}, e.g.
  * {@code x-amz-grant-read: id="AKEXAMPLE", uri="http://acs.amazonaws.com/groups/global/AllUsers"}.
  * A value that is not such a list is InvalidArgument, as S3 answers it.
  */
 final class GrantHeaders {
+    /** The canned ACL header. */
+    static final String ACL_HEADER = "x-amz-acl";
+
     /** The headers, in the order their grants are listed. */
     static final Map<String, Permission> HEADERS = headers();
 
@@ -38,6 +42,22 @@ final class GrantHeaders {
         headers.put("x-amz-grant-write", Permission.WRITE);
         headers.put("x-amz-grant-write-acp", Permission.WRITE_ACP);
         return Collections.unmodifiableMap(headers);
+    }
+
+    /**
+     * The canned ACL the request names, stripped; null when it names none.
+     *
+     * @throws S3Exception InvalidRequest when grant headers are given beside it, as S3 refuses them
+     */
+    static @Nullable String cannedOrNone(Function<String, @Nullable String> headers) {
+        String canned = headers.apply(ACL_HEADER);
+        if (canned == null) {
+            return null;
+        }
+        if (present(headers)) {
+            throw new S3Exception(S3Error.INVALID_REQUEST, "Specifying both Canned ACLs and Header Grants is not allowed");
+        }
+        return canned.strip();
     }
 
     /** Whether the request has any grant header. */

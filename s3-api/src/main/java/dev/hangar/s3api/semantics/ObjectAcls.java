@@ -4,116 +4,99 @@ import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.access.CannedAcl;
 import dev.hangar.s3api.access.Grant;
-import dev.hangar.s3api.access.Grantee;
-import dev.hangar.s3api.access.Permission;
+import dev.hangar.s3api.access.ObjectAcl;
 import dev.hangar.s3api.request.S3Request;
-import dev.hangar.s3api.xml.AccessControlPolicy;
-import dev.hangar.s3api.xml.Owner;
-import dev.hangar.s3api.xml.S3Xml;
-import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Object ACLs as S3 takes and shows them: the canned ACL of an {@code x-amz-acl} header on a write
- * or on PutObjectAcl, a grant list shaped like a canned ACL, and the truthful grants GetObjectAcl
- * answers. Hangar has one tenant, so one canonical owner ({@link Documents#OWNER}) owns every bucket
- * and object. An object version records only a canned ACL, so grants header by header ({@code
- * x-amz-grant-*}) and grant lists of other shapes are refused on objects with NotImplemented (bucket
- * grant lists are {@link BucketAcls}').
+ * Object ACLs as S3 takes and shows them: the canned ACL of an {@code x-amz-acl} header or the grants
+ * of {@code x-amz-grant-*} headers on a write or on PutObjectAcl, a grant list in an {@code
+ * AccessControlPolicy} body, and the grants GetObjectAcl answers. Hangar has one tenant, so one
+ * canonical owner ({@link Documents#OWNER}) owns every bucket and object; canonical ids are as
+ * {@link GrantLists} says.
+ *
+ * <p>Stored in the version's record (its {@code acl}): a canned ACL as its name (the form Hangar has
+ * always stored), a grant list as the {@code AccessControlPolicy} document Hangar renders; the first
+ * character tells them apart, as for a bucket's ({@link BucketAcls}). The field is replaced whole,
+ * so on a leaderless cluster a grant list merges with other changes of the version as a canned ACL
+ * does: the latest ACL wins, tags and locks changed meanwhile stay.
  */
 final class ObjectAcls {
-    static final String ACL_HEADER = "x-amz-acl";
-    static final List<String> GRANT_HEADERS = List.of("x-amz-grant-full-control", "x-amz-grant-read",
-            "x-amz-grant-read-acp", "x-amz-grant-write", "x-amz-grant-write-acp");
-
-    private static final Owner OWNER = Documents.OWNER;
-    private static final Grantee.CanonicalUser OWNER_GRANTEE = new Grantee.CanonicalUser(OWNER.id(), OWNER.displayName());
-
     private ObjectAcls() {}
 
     /**
-     * The canned ACL an object write asks for (PutObject, CopyObject, CreateMultipartUpload) as
-     * its header value, null when it names none.
+     * The ACL an object write asks for (PutObject, CopyObject, CreateMultipartUpload), null when it
+     * names none.
      *
-     * @throws S3Exception InvalidArgument for an unknown canned ACL, InvalidRequest for a canned ACL
-     *     beside grant headers, NotImplemented for grant headers
+     * @param knownId whether a canonical id names an access key other than the owner's
+     * @throws S3Exception InvalidArgument for an unknown canned ACL, a malformed grant header or an
+     *     unknown id, InvalidRequest for a canned ACL beside grant headers
      */
-    static @Nullable String forWrite(Function<String, @Nullable String> headers) {
-        String canned = headers.apply(ACL_HEADER);
-        refuseGrantHeaders(headers, canned != null);
-        return canned == null ? null : CannedAcl.fromHeaderValue(canned.strip()).headerValue();
+    static @Nullable ObjectAcl forWrite(Function<String, @Nullable String> headers, Predicate<String> knownId) {
+        String canned = GrantHeaders.cannedOrNone(headers);
+        if (canned != null) {
+            return canned(CannedAcl.fromHeaderValue(canned));
+        }
+        return GrantHeaders.present(headers)
+                ? ObjectAcl.granted(GrantLists.checkedIds(GrantHeaders.parse(headers), knownId))
+                : null;
     }
 
-    /** GetObjectAcl's document for an object with this canned ACL (null is private). */
-    static byte[] render(@Nullable String cannedAcl) {
-        CannedAcl acl = cannedAcl == null ? CannedAcl.PRIVATE : CannedAcl.fromHeaderValue(cannedAcl);
-        List<dev.hangar.s3api.xml.Grant> grants = acl.grants(OWNER_GRANTEE, OWNER_GRANTEE).stream()
-                .map(ObjectAcls::toDocument)
-                .toList();
-        return S3Xml.renderAccessControlPolicy(new AccessControlPolicy(OWNER, grants));
+    /** The stored form of an ACL: a canned ACL's name, or a grant list's document. */
+    static String stored(ObjectAcl acl) {
+        CannedAcl canned = acl.canned();
+        return canned != null ? canned.headerValue()
+                : new String(GrantLists.render(acl.grants()), StandardCharsets.UTF_8);
+    }
+
+    /** The ACL a stored form holds (see {@link #stored}); null is {@code private}. */
+    static ObjectAcl read(@Nullable String stored) {
+        if (stored == null) {
+            return canned(CannedAcl.PRIVATE);
+        }
+        if (stored.startsWith("<")) {
+            return ObjectAcl.granted(GrantLists.readStored(stored.getBytes(StandardCharsets.UTF_8)));
+        }
+        return canned(CannedAcl.fromHeaderValue(stored));
+    }
+
+    /** GetObjectAcl's document for an object with this stored ACL (null is private). */
+    static byte[] render(@Nullable String stored) {
+        return GrantLists.render(read(stored).grants());
     }
 
     /**
-     * The canned ACL a PutObjectAcl request sets: its {@code x-amz-acl} header, or its body (already
-     * read to its end, empty when none was sent) when that is a grant list shaped like a canned ACL.
+     * The ACL a PutObjectAcl request sets: its {@code x-amz-acl} header, its {@code x-amz-grant-*}
+     * headers, or its body (already read to its end, empty when none was sent). A grant list with the
+     * shape of a canned ACL is that canned ACL.
      *
-     * @throws S3Exception UnexpectedContent for a header beside a body, NotImplemented for grant
-     *     headers or other grant lists, MissingSecurityHeader for neither header nor body, and what
-     *     the document parser throws
+     * @param knownId whether a canonical id names an access key other than the owner's
+     * @throws S3Exception UnexpectedContent for headers beside a body, MissingSecurityHeader for neither
+     *     header nor body, and what {@link #forWrite} and the document parser throw
      */
-    static CannedAcl requested(S3Request request, byte[] document) {
-        String canned = forWrite(request::header);
-        if (canned != null) {
+    static ObjectAcl requested(S3Request request, byte[] document, Predicate<String> knownId) {
+        ObjectAcl fromHeaders = forWrite(request::header, knownId);
+        if (fromHeaders != null) {
             if (document.length > 0) {
                 throw new S3Exception(S3Error.UNEXPECTED_CONTENT);
             }
-            return CannedAcl.fromHeaderValue(canned);
+            return fromHeaders;
         }
         if (document.length == 0) {
             throw new S3Exception(S3Error.MISSING_SECURITY_HEADER,
-                    "Your request was missing a required header: x-amz-acl, or an AccessControlPolicy body.");
+                    "Your request was missing a required header: x-amz-acl, x-amz-grant-*, or an AccessControlPolicy body.");
         }
-        AccessControlPolicy policy = S3Xml.parseAccessControlPolicy(new ByteArrayInputStream(document));
-        List<Grant> grants = policy.grants().stream().map(ObjectAcls::fromDocument).toList();
-        return CannedAcl.fromGrants(OWNER_GRANTEE, OWNER_GRANTEE, grants);
+        List<Grant> grants = GrantLists.requested(document, knownId);
+        return CannedAcl.matching(GrantLists.OWNER_GRANTEE, GrantLists.OWNER_GRANTEE, grants)
+                .map(ObjectAcls::canned)
+                .orElseGet(() -> ObjectAcl.granted(grants));
     }
 
-    private static void refuseGrantHeaders(Function<String, @Nullable String> headers, boolean canned) {
-        List<String> given = GRANT_HEADERS.stream().filter(name -> headers.apply(name) != null).toList();
-        if (given.isEmpty()) {
-            return;
-        }
-        if (canned) {
-            throw new S3Exception(S3Error.INVALID_REQUEST, "Specifying both Canned ACLs and Header Grants is not allowed");
-        }
-        throw new S3Exception(S3Error.NOT_IMPLEMENTED, "Hangar stores only canned ACLs on objects (the x-amz-acl "
-                + "header; grant lists are taken on buckets only): "
-                + String.join(", ", given)
-                + (given.size() == 1 ? " is" : " are") + " not implemented.");
-    }
-
-    private static dev.hangar.s3api.xml.Grant toDocument(Grant grant) {
-        dev.hangar.s3api.xml.Grantee grantee = switch (grant.grantee()) {
-            case Grantee.CanonicalUser user -> new dev.hangar.s3api.xml.Grantee.CanonicalUser(user.id(), user.displayName());
-            case Grantee.Group group -> new dev.hangar.s3api.xml.Grantee.Group(group.uri());
-        };
-        return new dev.hangar.s3api.xml.Grant(grantee, dev.hangar.s3api.xml.Grant.Permission.valueOf(grant.permission().name()));
-    }
-
-    private static Grant fromDocument(dev.hangar.s3api.xml.Grant grant) {
-        Grantee grantee = switch (grant.grantee()) {
-            case dev.hangar.s3api.xml.Grantee.CanonicalUser user -> {
-                if (user.id().isBlank()) {
-                    throw new S3Exception(S3Error.MALFORMED_ACL_ERROR);
-                }
-                yield new Grantee.CanonicalUser(user.id(), user.displayName());
-            }
-            case dev.hangar.s3api.xml.Grantee.Group group -> new Grantee.Group(group.uri());
-            case dev.hangar.s3api.xml.Grantee.AmazonCustomerByEmail ignored ->
-                    throw new S3Exception(S3Error.UNRESOLVABLE_GRANT_BY_EMAIL_ADDRESS);
-        };
-        return new Grant(grantee, Permission.valueOf(grant.permission().name()));
+    private static ObjectAcl canned(CannedAcl acl) {
+        return ObjectAcl.canned(acl, GrantLists.OWNER_GRANTEE);
     }
 }

@@ -6,7 +6,7 @@ import dev.hangar.metadata.ObjectLock;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
-import dev.hangar.s3api.access.CannedAcl;
+import dev.hangar.s3api.access.ObjectAcl;
 import dev.hangar.s3api.request.S3Operation;
 import dev.hangar.s3api.request.S3Request;
 import dev.hangar.s3api.xml.LegalHold;
@@ -54,13 +54,13 @@ final class ObjectConfigurationOperations {
                     // With ACLs disabled the owner's full control is the whole truth, whatever was stored.
                     boolean aclsDisabled = configurations.aclsDisabled(request.requireBucket());
                     yield get(request, version -> S3Response.xml(200,
-                            ObjectAcls.render(aclsDisabled ? null : version.cannedAcl())));
+                            ObjectAcls.render(aclsDisabled ? null : version.acl())));
                 }
                 case PUT -> {
                     AclWrites.refuseGrantHeaders(configurations, request.requireBucket(), request::header);
-                    CannedAcl acl = ObjectAcls.requested(request, read(payload));
+                    ObjectAcl acl = ObjectAcls.requested(request, read(payload), configurations::canonicalIdExists);
                     AclWrites.check(configurations, request.requireBucket(), acl, request.header("x-amz-acl") == null);
-                    yield change(request, new VersionChange.SetCannedAcl(acl.headerValue()), 200);
+                    yield change(request, new VersionChange.SetAcl(ObjectAcls.stored(acl)), 200);
                 }
                 case DELETE -> throw new S3Exception(S3Error.METHOD_NOT_ALLOWED);
             };

@@ -374,8 +374,9 @@ final class ObjectOperations {
     VersionSettings settings(S3Request request, String bucket) {
         boolean lockEnabled = ObjectLocks.requested(request::header) && configurations.objectLock(bucket).isPresent();
         AclWrites.refuseGrantHeaders(configurations, bucket, request::header);
-        VersionSettings settings = VersionSettings.fromHeaders(request::header, lockEnabled, now());
-        AclWrites.check(configurations, bucket, settings.cannedAcl());
+        VersionSettings settings = VersionSettings.fromHeaders(request::header, lockEnabled, now(),
+                configurations::canonicalIdExists);
+        AclWrites.check(configurations, bucket, settings.acl(), false);
         return settings;
     }
 
@@ -392,7 +393,7 @@ final class ObjectOperations {
                 : ObjectVersion.NULL_VERSION;
         ObjectLock lock = ObjectLocks.forNewVersion(settings.lock(), configurations.objectLock(bucket).orElse(null), now);
         return new ObjectVersion(bucket, key, versionId, now, size, etag, stored, headers.standard(), headers.user(),
-                checksum, partSizes, settings.tags(), lock, settings.cannedAcl(), null);
+                checksum, partSizes, settings.tags(), lock, settings.storedAcl(), null);
     }
 
     /** How a write's new content is sealed, as its headers (a browser upload: its fields) or its bucket say. */

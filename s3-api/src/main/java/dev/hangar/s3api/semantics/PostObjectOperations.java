@@ -5,7 +5,7 @@ import dev.hangar.metadata.ObjectContent;
 import dev.hangar.metadata.ObjectVersion;
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
-import dev.hangar.s3api.access.CannedAcl;
+import dev.hangar.s3api.access.ObjectAcl;
 import dev.hangar.s3api.auth.SignatureScheme;
 import dev.hangar.s3api.auth.SignatureV2;
 import dev.hangar.s3api.post.PostFields;
@@ -124,8 +124,11 @@ final class PostObjectOperations {
         ServerSideEncryption.refuseUnsupported(new dev.hangar.s3api.request.S3Operation.PutObject(), formHeaders);
         StorageClasses.requireStored(formHeaders);
         ObjectHeaders headers = ObjectHeaders.from(formHeaders);
-        @Nullable String cannedAcl = aclField == null ? null : CannedAcl.fromHeaderValue(resolved.get("acl")).headerValue();
-        AclWrites.check(configurations, bucket, cannedAcl);
+        // The acl field is x-amz-acl; x-amz-grant-* fields are the headers of a PUT.
+        Function<String, @Nullable String> aclFields = name -> resolved.get(name.equals(GrantHeaders.ACL_HEADER) ? "acl" : name);
+        AclWrites.refuseGrantHeaders(configurations, bucket, aclFields);
+        @Nullable ObjectAcl acl = ObjectAcls.forWrite(aclFields, configurations::canonicalIdExists);
+        AclWrites.check(configurations, bucket, acl, false);
         Map<String, String> tags = tags(resolved.get("tagging"));
         PostSuccess success = PostSuccess.decide(resolved);
 
@@ -144,7 +147,7 @@ final class PostObjectOperations {
         // A browser upload is a PUT: versioned as the bucket says, with the bucket's default retention.
         ObjectVersion version = ObjectOperations.sealedWith(objects.newVersion(bucket, key, objects.versioning(bucket),
                 stored.size(), stored.etag(), stored.content(), headers, null, List.of(),
-                new VersionSettings(tags, cannedAcl, null)), sealing).withOwnerKeyId(caller.accessKeyId());
+                new VersionSettings(tags, acl, null)), sealing).withOwnerKeyId(caller.accessKeyId());
         objects.commit(version);
         return respond(request, form, success, version, sealing);
     }

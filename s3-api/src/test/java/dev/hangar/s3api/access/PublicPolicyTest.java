@@ -104,11 +104,21 @@ class PublicPolicyTest {
         PublicAccessBlock block = new PublicAccessBlock(true, true, true, true);
         assertThat(List.of(CannedAcl.values()).stream().filter(CannedAcl::isPublic))
                 .containsExactlyInAnyOrder(CannedAcl.PUBLIC_READ, CannedAcl.PUBLIC_READ_WRITE, CannedAcl.AUTHENTICATED_READ);
-        assertThat(block.effective(CannedAcl.PUBLIC_READ)).isEqualTo(CannedAcl.PRIVATE);
-        assertThat(block.effective(CannedAcl.BUCKET_OWNER_FULL_CONTROL)).isEqualTo(CannedAcl.BUCKET_OWNER_FULL_CONTROL);
-        assertThat(PublicAccessBlock.NONE.effective(CannedAcl.PUBLIC_READ)).isEqualTo(CannedAcl.PUBLIC_READ);
-        assertThat(block.refuses(CannedAcl.AUTHENTICATED_READ)).isTrue();
-        assertThat(block.refuses(CannedAcl.PRIVATE)).isFalse();
+        assertThat(block.effective(objectAcl(CannedAcl.PUBLIC_READ)).canned()).isEqualTo(CannedAcl.PRIVATE);
+        assertThat(block.effective(objectAcl(CannedAcl.BUCKET_OWNER_FULL_CONTROL)).canned())
+                .isEqualTo(CannedAcl.BUCKET_OWNER_FULL_CONTROL);
+        assertThat(PublicAccessBlock.NONE.effective(objectAcl(CannedAcl.PUBLIC_READ)).canned())
+                .isEqualTo(CannedAcl.PUBLIC_READ);
+        assertThat(block.refuses(objectAcl(CannedAcl.AUTHENTICATED_READ))).isTrue();
+        assertThat(block.refuses(objectAcl(CannedAcl.PRIVATE))).isFalse();
+
+        Grant friendReads = new Grant(new Grantee.CanonicalUser("AKIDFRIEND", null), Permission.READ);
+        ObjectAcl granted = ObjectAcl.granted(List.of(friendReads, new Grant(Grantee.Group.ALL_USERS, Permission.READ),
+                new Grant(Grantee.Group.AUTHENTICATED_USERS, Permission.READ_ACP)));
+        assertThat(block.refuses(granted)).isTrue();
+        assertThat(block.effective(granted).grants()).containsExactly(friendReads);
+        assertThat(block.refuses(ObjectAcl.granted(List.of(friendReads)))).isFalse();
+        assertThat(PublicAccessBlock.NONE.effective(granted)).isEqualTo(granted);
 
         BucketPolicy named = policy("{\"AWS\": \"AKIDONE\"}", "Allow", "");
         assertThat(block.effective(named)).isSameAs(named);
@@ -118,5 +128,9 @@ class PublicPolicyTest {
         assertThat(block.effective(open).evaluate(new AccessRequest(null, "s3:GetObject", OBJECT, Map.of())))
                 .isEqualTo(PolicyDecision.NO_MATCH);
         assertThat(PublicAccessBlock.NONE.effective(open)).isSameAs(open);
+    }
+
+    private static ObjectAcl objectAcl(CannedAcl acl) {
+        return ObjectAcl.canned(acl, new Grantee.CanonicalUser("AKIDOWNER", null));
     }
 }
