@@ -5,6 +5,7 @@ import dev.hangar.s3api.S3Exception;
 import dev.hangar.s3api.access.Grant;
 import dev.hangar.s3api.access.Grantee;
 import dev.hangar.s3api.access.Permission;
+import dev.hangar.s3api.xml.S3Xml;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -70,7 +71,8 @@ final class GrantHeaders {
      * in the order listed.
      *
      * @throws S3Exception InvalidArgument for a value that is not a list of grantees or names a group S3
-     *     does not have, UnresolvableGrantByEmailAddress for an {@code emailAddress} grantee (Hangar's
+     *     does not have, MalformedACLError for more grants than an ACL holds ({@value S3Xml#MAXIMUM_GRANTS},
+     *     as for a body: a longer list could be stored but never read back), UnresolvableGrantByEmailAddress for an {@code emailAddress} grantee (Hangar's
      *     keys have no email address, so none resolves)
      */
     static List<Grant> parse(Function<String, @Nullable String> headers) {
@@ -83,6 +85,10 @@ final class GrantHeaders {
                 }
             }
         });
+        if (grants.size() > S3Xml.MAXIMUM_GRANTS) {
+            throw new S3Exception(S3Error.MALFORMED_ACL_ERROR, S3Error.MALFORMED_ACL_ERROR.message()
+                    + " An ACL has at most " + S3Xml.MAXIMUM_GRANTS + " grants; the headers give " + grants.size() + ".");
+        }
         return List.copyOf(grants);
     }
 

@@ -57,6 +57,14 @@ class GrantHeadersTest {
     }
 
     @Test
+    void moreGrantsThanAnAclHoldsAreAMalformedAcl() {
+        String hundred = String.join(", ", java.util.Collections.nCopies(100, "id=\"KEY1\""));
+        assertThat(GrantHeaders.parse(Map.of("x-amz-grant-read", hundred)::get)).hasSize(100);
+        assertS3Error(() -> GrantHeaders.parse(Map.of("x-amz-grant-read", hundred, "x-amz-grant-write", "id=KEY2")::get),
+                S3Error.MALFORMED_ACL_ERROR);
+    }
+
+    @Test
     void anUnknownGroupIsAnInvalidArgument() {
         assertThat(assertS3Error(() -> GrantHeaders.grantees("x-amz-grant-read",
                 "uri=\"http://acs.amazonaws.com/groups/global/Everyone\""), S3Error.INVALID_ARGUMENT).getMessage())
