@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +54,8 @@ import org.jspecify.annotations.Nullable;
  *       members up (log or snapshot) before it commits the joint membership, then the new one, so every committed
  *       command stays on a majority of whichever membership decides;
  *   <li>a node that is no longer a member removes its division (log and store) once a member reports the new
- *       membership in force: the joint membership was then committed, and the new members decide without it.
+ *       membership in force: the joint membership was then committed, and the new members decide without it. Each
+ *       removal runs on a thread of its own, as closing a division can take long.
  * </ul>
  * No command moves between groups, so none is lost or applied twice; a group's leader may be an old member until
  * the change commits, and a client's forwards follow it (Ratis answers with the leader).
@@ -63,6 +65,7 @@ final class GroupKeeper implements AutoCloseable {
     static final String PLAN_FILE = "groups-layout";
     private static final Duration RETRY = Duration.ofSeconds(1);
     private static final Duration INFO_WAIT = Duration.ofSeconds(5);
+    private static final Duration SLOW_REMOVAL = Duration.ofSeconds(30);
 
     private final RaftHost host;
     private final RaftAddresses addresses;
@@ -72,6 +75,15 @@ final class GroupKeeper implements AutoCloseable {
             Thread.ofPlatform().daemon().name("hangar-raft-groups").factory());
     /** Membership changes this node (as a leader) has asked for and that have not ended yet, by group. */
     private final Map<RaftGroupId, CompletableFuture<?>> changing = new ConcurrentHashMap<>();
+    /**
+     * Divisions this node is removing, by group. Ratis takes a division out of its server at once, then closes it
+     * and waits for the close to finish, which can take long (a former leader winding down); each removal has its
+     * own thread so that one slow close holds up neither the other groups nor this node's part in them. At most one
+     * per group, so at most as many threads as groups.
+     */
+    private final Map<RaftGroupId, CompletableFuture<Void>> removing = new ConcurrentHashMap<>();
+    private final ExecutorService removals = Executors.newThreadPerTaskExecutor(
+            Thread.ofPlatform().daemon().name("hangar-raft-group-removal-", 0).factory());
     private volatile @Nullable ClusterLayout formedOn;
     private volatile @Nullable GroupPlan formation;
     private volatile @Nullable GroupPlan plan;
@@ -250,6 +262,9 @@ final class GroupKeeper implements AutoCloseable {
                     settled &= division.isEmpty() || (isLeader(division.get())
                             && !planned(group, division.get().getRaftConf()) ? matches(group, division.get())
                             : leave(group, division.get()));
+                } else if (division.isEmpty() && removing.containsKey(group.id())) {
+                    // A member again before its earlier division finished closing: that one goes first.
+                    settled = false;
                 } else if (division.isEmpty()) {
                     // On the first layout every member forms the group; later, a new member waits to be brought in.
                     host.addGroup(current.layoutVersion() == formed.layoutVersion()
@@ -326,13 +341,41 @@ final class GroupKeeper implements AutoCloseable {
     // A node no longer a member removes its division once a member reports the planned membership in force, so that
     // it neither keeps a stale replica nor calls elections in a group that has moved on. Not while it leads: Ratis
     // has a leader outside the new membership step down once that commits.
-    private boolean leave(GroupPlan.Group group, RaftServer.Division division) throws IOException {
-        if (!memberReportsPlanned(group)) {
+    private boolean leave(GroupPlan.Group group, RaftServer.Division division) {
+        RaftGroupId id = group.id();
+        if (removing.containsKey(id) || !memberReportsPlanned(group)) {
             return false;
         }
-        host.removeGroup(group.id());
-        LOG.info(() -> "Raft group " + group.id() + ": this node is no longer a member; its division is removed");
-        return true;
+        CompletableFuture<Void> removal = new CompletableFuture<>();
+        removing.put(id, removal);
+        removal.whenComplete((ignored, failure) -> {
+            removing.remove(id);
+            if (failure != null) {
+                LOG.log(Level.WARNING, "Raft group " + id + ": removing this node's division failed; retrying", failure);
+            } else {
+                LOG.info(() -> "Raft group " + id + ": this node is no longer a member; its division is removed");
+            }
+            reconcileSoon();
+        });
+        try {
+            removals.execute(() -> {
+                try {
+                    host.removeGroup(id);
+                    removal.complete(null);
+                } catch (IOException | RuntimeException e) {
+                    removal.completeExceptionally(e);
+                }
+            });
+            retries.schedule(() -> {
+                if (!removal.isDone()) {
+                    LOG.warning(() -> "Raft group " + id + ": this node's division has been closing for "
+                            + SLOW_REMOVAL.toSeconds() + " s; the other groups go on meanwhile");
+                }
+            }, SLOW_REMOVAL.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            removal.cancel(false);
+        }
+        return false;
     }
 
     private static boolean isLeader(RaftServer.Division division) {
@@ -395,5 +438,6 @@ final class GroupKeeper implements AutoCloseable {
     @Override
     public void close() {
         retries.shutdownNow();
+        removals.shutdownNow();
     }
 }

@@ -251,9 +251,23 @@ class RaftReconfigurationTest {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + WAIT + ": " + what.get());
+                throw new AssertionError("not within " + WAIT + ": " + what.get() + keepersStacks());
             }
             Thread.sleep(100);
         }
+    }
+
+    // Where each node's group keeper is when a wait runs out: a keeper stuck in a call is the usual cause.
+    private static String keepersStacks() {
+        StringBuilder stacks = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, frames) -> {
+            if (thread.getName().startsWith("hangar-raft-groups")) {
+                stacks.append("\n").append(thread.getName()).append(" (").append(thread.getState()).append("):");
+                for (StackTraceElement frame : frames) {
+                    stacks.append("\n    at ").append(frame);
+                }
+            }
+        });
+        return stacks.toString();
     }
 }
