@@ -77,7 +77,7 @@ final class GroupKeeper implements AutoCloseable {
     private final Map<RaftGroupId, CompletableFuture<?>> changing = new ConcurrentHashMap<>();
     /**
      * Divisions this node is removing, by group. Ratis takes a division out of its server at once, then closes it
-     * and waits for the close to finish, which can take long (a former leader winding down); each removal has its
+     * and waits for the close to finish, without a bound (one once took over 90 s); each removal has its
      * own thread so that one slow close holds up neither the other groups nor this node's part in them. At most one
      * per group, so at most as many threads as groups.
      */
@@ -261,7 +261,7 @@ final class GroupKeeper implements AutoCloseable {
                     // A leader that is not a member any more still makes the change: it leads until it commits.
                     settled &= division.isEmpty() || (isLeader(division.get())
                             && !planned(group, division.get().getRaftConf()) ? matches(group, division.get())
-                            : leave(group, division.get()));
+                            : leave(group));
                 } else if (division.isEmpty() && removing.containsKey(group.id())) {
                     // A member again before its earlier division finished closing: that one goes first.
                     settled = false;
@@ -341,7 +341,7 @@ final class GroupKeeper implements AutoCloseable {
     // A node no longer a member removes its division once a member reports the planned membership in force, so that
     // it neither keeps a stale replica nor calls elections in a group that has moved on. Not while it leads: Ratis
     // has a leader outside the new membership step down once that commits.
-    private boolean leave(GroupPlan.Group group, RaftServer.Division division) {
+    private boolean leave(GroupPlan.Group group) {
         RaftGroupId id = group.id();
         if (removing.containsKey(id) || !memberReportsPlanned(group)) {
             return false;

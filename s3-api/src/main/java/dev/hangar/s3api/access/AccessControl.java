@@ -138,10 +138,6 @@ public final class AccessControl {
     /** The bucket's ACL, then the object's: grants are only ever added, so either may give the action. */
     private static AclDecision acl(BucketAcl bucketAcl, @Nullable ObjectAcl objectAcl, String action,
             @Nullable String principal) {
-        CannedAcl bucketCanned = bucketAcl.canned();
-        if (bucketCanned != null && (objectAcl == null || objectAcl.canned() != null)) {
-            return CannedAcl.allows(bucketCanned, objectAcl == null ? null : objectAcl.canned(), action, principal);
-        }
         AclDecision bucketDecision = bucketAcl.allows(action, principal);
         if (bucketDecision.granted() || objectAcl == null) {
             return bucketDecision;

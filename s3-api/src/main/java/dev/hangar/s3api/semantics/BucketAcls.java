@@ -89,12 +89,6 @@ final class BucketAcls {
      * @throws S3Exception as {@link #requested} for the headers
      */
     static @Nullable BucketAcl forCreate(Function<String, @Nullable String> headers, Predicate<String> knownId) {
-        String canned = GrantHeaders.cannedOrNone(headers);
-        if (canned != null) {
-            return canned(CannedAcl.fromHeaderValue(canned));
-        }
-        return GrantHeaders.present(headers)
-                ? BucketAcl.granted(GrantLists.checkedIds(GrantHeaders.parse(headers), knownId))
-                : null;
+        return GrantLists.fromHeaders(headers, knownId, BucketAcls::canned, BucketAcl::granted);
     }
 }

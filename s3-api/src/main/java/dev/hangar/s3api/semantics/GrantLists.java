@@ -2,6 +2,7 @@ package dev.hangar.s3api.semantics;
 
 import dev.hangar.s3api.S3Error;
 import dev.hangar.s3api.S3Exception;
+import dev.hangar.s3api.access.CannedAcl;
 import dev.hangar.s3api.access.Grant;
 import dev.hangar.s3api.access.Grantee;
 import dev.hangar.s3api.access.Permission;
@@ -11,7 +12,9 @@ import dev.hangar.s3api.xml.S3Xml;
 import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Grant lists of buckets and objects as S3 takes and shows them, in an {@code AccessControlPolicy}
@@ -27,6 +30,22 @@ final class GrantLists {
     static final Grantee.CanonicalUser OWNER_GRANTEE = new Grantee.CanonicalUser(OWNER.id(), OWNER.displayName());
 
     private GrantLists() {}
+
+    /**
+     * The ACL a request's headers ask for: its {@code x-amz-acl} canned ACL, or the grants of its {@code
+     * x-amz-grant-*} headers, ids checked; null when it has neither.
+     *
+     * @throws S3Exception InvalidArgument for an unknown canned ACL, a malformed grant header or an unknown id,
+     *     InvalidRequest for a canned ACL beside grant headers, and what {@link GrantHeaders#parse} throws
+     */
+    static <T> @Nullable T fromHeaders(Function<String, @Nullable String> headers, Predicate<String> knownId,
+            Function<CannedAcl, T> canned, Function<List<Grant>, T> granted) {
+        String cannedName = GrantHeaders.cannedOrNone(headers);
+        if (cannedName != null) {
+            return canned.apply(CannedAcl.fromHeaderValue(cannedName));
+        }
+        return GrantHeaders.present(headers) ? granted.apply(checkedIds(GrantHeaders.parse(headers), knownId)) : null;
+    }
 
     /** The document GetBucketAcl and GetObjectAcl answer, and the stored form of a grant list. */
     static byte[] render(List<Grant> grants) {

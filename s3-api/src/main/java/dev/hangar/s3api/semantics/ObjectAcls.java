@@ -37,13 +37,7 @@ final class ObjectAcls {
      *     unknown id, InvalidRequest for a canned ACL beside grant headers
      */
     static @Nullable ObjectAcl forWrite(Function<String, @Nullable String> headers, Predicate<String> knownId) {
-        String canned = GrantHeaders.cannedOrNone(headers);
-        if (canned != null) {
-            return canned(CannedAcl.fromHeaderValue(canned));
-        }
-        return GrantHeaders.present(headers)
-                ? ObjectAcl.granted(GrantLists.checkedIds(GrantHeaders.parse(headers), knownId))
-                : null;
+        return GrantLists.fromHeaders(headers, knownId, ObjectAcls::canned, ObjectAcl::granted);
     }
 
     /** The stored form of an ACL: a canned ACL's name, or a grant list's document. */
